@@ -1,0 +1,65 @@
+"""Find the notes of a vault with one cheap stat pass.
+
+Visible Markdown files (``.md``, any case) anywhere below the root, except hidden
+parts, ``_archive/`` (only when asked), ``node_modules``, ``__pycache__`` and
+``.mnemosyne/``. Symlinks and Windows reparse points (junctions) are never followed,
+neither to files nor to folders: a vault synced from elsewhere must not pull in
+``/etc`` through a link. The pass returns ``(mtime_ns, size)`` per file, which is all
+the incremental refresh needs to spot added, changed and deleted notes.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from .vault_paths import ARCHIVE_DIR, SKIPPED_DIRS, is_note_name
+
+__all__ = ["FileStat", "discover"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    path: str  # vault-relative POSIX path, as spelled on disk
+    mtime_ns: int
+    size: int
+
+
+def _is_reparse_point(entry: os.DirEntry) -> bool:
+    attrs = getattr(entry.stat(follow_symlinks=False), "st_file_attributes", 0)
+    return bool(attrs & getattr(stat, "FILE_ATTRIBUTE_REPARSE_POINT", 0))
+
+
+def discover(root: str | os.PathLike, *, include_archive: bool = False) -> dict[str, FileStat]:
+    """Map each visible note's relative path to its stat; never follows links."""
+    root = Path(root)
+    found: dict[str, FileStat] = {}
+    stack: list[tuple[str, str]] = [(str(root), "")]
+    while stack:
+        folder, prefix = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue  # unreadable folder: nothing to index there
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            try:
+                if entry.is_symlink() or (os.name == "nt" and _is_reparse_point(entry)):
+                    continue
+                if entry.is_dir(follow_symlinks=False):
+                    if name in SKIPPED_DIRS:
+                        continue
+                    if not prefix and name == ARCHIVE_DIR and not include_archive:
+                        continue
+                    stack.append((entry.path, f"{prefix}{name}/"))
+                elif entry.is_file(follow_symlinks=False) and is_note_name(name):
+                    st = entry.stat(follow_symlinks=False)
+                    rel = prefix + name
+                    found[rel] = FileStat(rel, st.st_mtime_ns, st.st_size)
+            except OSError:
+                continue
+    return found

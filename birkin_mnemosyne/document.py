@@ -1,0 +1,367 @@
+"""Read one note file into what the index needs: metadata, sections and field terms.
+
+The pipeline per file: read bytes (size limit, binary check, UTF-8 with a warning on
+invalid bytes) -> split frontmatter -> **redact the body** (nothing after this point
+ever sees a secret) -> parse Markdown sections -> tokenize the fields of each section.
+Offsets of sections refer to the redacted body, so snippets can be cut from it again
+without re-parsing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import fnmatch
+import hashlib
+import posixpath
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic
+from .frontmatter import parse_frontmatter
+from .markdown import parse_markdown
+from .redact import Redactor
+from .tokenizer import STOPWORDS, tokenize
+from .vault_paths import ARCHIVE_DIR, zone_of
+
+__all__ = ["NoteDoc", "SectionDoc", "index_terms", "parse_note_bytes", "read_note", "redacted_body"]
+
+_BINARY_SNIFF = 8192
+_DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})")
+_STALE_HEADING = re.compile(
+    r"\b(superseded|deprecated|obsolete|outdated|no longer (valid|true|used))\b", re.IGNORECASE
+)
+_STALE_STATUS = frozenset({"superseded", "deprecated", "obsolete", "outdated", "archived", "stale"})
+
+
+@dataclass
+class SectionDoc:
+    heading: str
+    chain: tuple[str, ...]
+    start: int
+    end: int
+    line: int
+    body_tf: Counter
+    heading_tf: Counter
+    body_len: int
+    heading_len: int
+    stale: bool = False
+
+
+@dataclass
+class NoteDoc:
+    path: str
+    mtime_ns: int
+    size: int
+    version: str
+    title: str
+    zone: str
+    archived: bool
+    note_type: str | None
+    tags: list[str]
+    labels: list[str]
+    date: str | None
+    created: str | None
+    updated: str | None
+    stale: bool
+    superseded_by: str | None
+    links: list[str]
+    title_tf: Counter
+    tags_tf: Counter
+    sections: list[SectionDoc] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    indexed: bool = True  # False when the file was skipped (binary, too large, unreadable)
+    body_offset: int = (
+        0  # where the body starts in the decoded text (section offsets are from here)
+    )
+
+
+def index_terms(text: str) -> list[str]:
+    """Terms as the index stores them: ``tokenize`` minus stopwords.
+
+    Stopwords are left out of the index: they are a quarter of all postings and the
+    longest lists, while BM25 gives them almost no weight (their idf is near zero).
+    """
+    return [t for t in tokenize(text) if t not in STOPWORDS]
+
+
+def _as_list(value) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(value, (list, tuple)):
+        return [str(v).strip() for v in value if v is not None and str(v).strip()]
+    return [str(value)]
+
+
+def _as_date(value) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()[:10]
+    match = re.match(r"\s*(\d{4}-\d{2}-\d{2})", str(value))
+    return match.group(1) if match else None
+
+
+def _title_from_name(path: str) -> str:
+    stem = posixpath.splitext(posixpath.basename(path))[0]
+    return re.sub(r"[-_]+", " ", stem).strip() or stem
+
+
+def _note_type(meta: dict, path: str, type_rules) -> str | None:
+    declared = meta.get("type")
+    if isinstance(declared, str) and declared.strip():
+        return declared.strip()
+    for pattern, name in type_rules:
+        if fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(
+            path, pattern.replace("**/", "")
+        ):
+            return name
+    return None
+
+
+def _skipped(path: str, mtime_ns: int, size: int, version: str, diag: Diagnostic) -> NoteDoc:
+    return NoteDoc(
+        path=path,
+        mtime_ns=mtime_ns,
+        size=size,
+        version=version,
+        title=_title_from_name(path),
+        zone=zone_of(path),
+        archived=path.startswith(ARCHIVE_DIR + "/"),
+        note_type=None,
+        tags=[],
+        labels=[],
+        date=None,
+        created=None,
+        updated=None,
+        stale=False,
+        superseded_by=None,
+        links=[],
+        title_tf=Counter(),
+        tags_tf=Counter(),
+        warnings=[diag],
+        indexed=False,
+    )
+
+
+def decode_note(data: bytes) -> tuple[str, bool]:
+    """Decode note bytes as UTF-8; invalid bytes become U+FFFD. Returns (text, was_valid)."""
+    try:
+        return data.decode("utf-8"), True
+    except UnicodeDecodeError:
+        return data.decode("utf-8", errors="replace"), False
+
+
+def redacted_body(data: bytes, redactor: Redactor) -> str:
+    """The redacted body text of a note."""
+    text, _ = decode_note(data)
+    return redactor.redact(parse_frontmatter(text).body)
+
+
+def parse_note_bytes(
+    path: str,
+    data: bytes,
+    *,
+    mtime_ns: int,
+    redactor: Redactor,
+    type_rules=(),
+    max_file_bytes: int | None = None,
+) -> NoteDoc:
+    """Parse one note's bytes. Never raises on bad content: problems become warnings."""
+    size = len(data)
+    version = hashlib.sha256(data).hexdigest()
+    if max_file_bytes is not None and size > max_file_bytes:
+        return _skipped(
+            path,
+            mtime_ns,
+            size,
+            version,
+            Diagnostic(
+                "too_large",
+                f"skipped: {size:,} bytes is over the {max_file_bytes:,}-byte limit "
+                "(raise max_file_bytes in .mnemosyne/config.json or split the note)",
+                path,
+            ),
+        )
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        return _skipped(
+            path,
+            mtime_ns,
+            size,
+            version,
+            Diagnostic("binary_file", "skipped: looks binary (NUL bytes), not Markdown text", path),
+        )
+    text, valid = decode_note(data)
+    warnings: list[Diagnostic] = []
+    if not valid:
+        warnings.append(
+            Diagnostic(
+                "not_utf8", "invalid UTF-8 bytes were replaced with U+FFFD; re-save as UTF-8", path
+            )
+        )
+    fm = parse_frontmatter(text)
+    warnings.extend(Diagnostic(w.code, w.message, path, w.line) for w in fm.warnings)
+    meta = fm.data if isinstance(fm.data, dict) else {}
+    # Sections are cut from the raw body (offsets stay valid for later reads) and each
+    # section is redacted before it is tokenized; a secret never spans a heading.
+    body = fm.body
+    md = parse_markdown(body)
+    # Lines inside the body are offset by the frontmatter block in the file.
+    line_shift = fm.body_offset and text.count("\n", 0, fm.body_offset)
+    warnings.extend(
+        Diagnostic(w.code, w.message, path, (w.line + line_shift) if w.line else w.line)
+        for w in md.warnings
+    )
+
+    title_raw = meta.get("title")
+    title = str(title_raw).strip() if title_raw not in (None, "") else (md.h1 or "").strip()
+    if not title:
+        title = _title_from_name(path)
+    title = redactor.redact(title)
+    tags = [t.lstrip("#") for t in _as_list(meta.get("tags"))]
+    aliases = _as_list(meta.get("aliases")) + _as_list(meta.get("alias"))
+    tags_text = redactor.redact(" ".join(tags + aliases))
+    labels = _as_list(meta.get("labels"))
+    status = str(meta.get("status", "")).strip().lower()
+    superseded_by = meta.get("superseded_by")
+    superseded_by = str(superseded_by).strip() if superseded_by else None
+    created = _as_date(meta.get("created"))
+    updated = _as_date(meta.get("updated"))
+    name_date = _DATE_IN_NAME.search(posixpath.basename(path))
+    date = (
+        _as_date(meta.get("date"))
+        or updated
+        or created
+        or (name_date.group(1) if name_date else None)
+    )
+
+    h1 = md.h1
+    # Most notes hold no secret: one scan of the whole body lets their sections skip
+    # redaction; a note with a finding is redacted section by section.
+    clean = not redactor.findings(body)
+    redact = (lambda text: text) if clean else redactor.redact
+    sections: list[SectionDoc] = []
+    for sec in md.sections:
+        chain = tuple(sec.chain)
+        # The H1 is the note's title field; keep it out of the headings field so a
+        # title word is not counted twice in every section.
+        own = chain[1:] if (h1 is not None and chain and chain[0] == h1) else chain
+        chain = tuple(redact(c) for c in chain)
+        own = tuple(redact(c) for c in own)
+        heading = redact(sec.heading)
+        heading_terms = index_terms(" ".join(own)) if own else []
+        body_tf = Counter(index_terms(redact(body[sec.start : sec.end])))
+        # The section's own heading line (or the H1 in the lead section) is counted in
+        # the headings (or title) field, not a second time in the body.
+        own_line = heading or (redact(h1) if h1 else None)
+        if own_line and sec.part <= 1:
+            for term in index_terms(own_line):
+                left = body_tf.get(term, 0) - 1
+                if left > 0:
+                    body_tf[term] = left
+                else:
+                    body_tf.pop(term, None)
+        body_len = sum(body_tf.values())
+        sections.append(
+            SectionDoc(
+                heading=heading,
+                chain=chain,
+                start=sec.start,
+                end=sec.end,
+                line=sec.line + line_shift,
+                body_tf=body_tf,
+                heading_tf=Counter(heading_terms),
+                body_len=body_len,
+                heading_len=len(heading_terms),
+                stale=bool(own and _STALE_HEADING.search(own[-1])),
+            )
+        )
+    return NoteDoc(
+        path=path,
+        mtime_ns=mtime_ns,
+        size=size,
+        version=version,
+        title=title,
+        zone=zone_of(path),
+        archived=path.startswith(ARCHIVE_DIR + "/"),
+        note_type=_note_type(meta, path, type_rules),
+        tags=tags + aliases,
+        labels=labels,
+        date=date,
+        created=created,
+        updated=updated,
+        stale=status in _STALE_STATUS or superseded_by is not None,
+        superseded_by=superseded_by,
+        links=sorted({link.target for link in md.links if link.target}),
+        title_tf=Counter(index_terms(title)),
+        tags_tf=Counter(index_terms(tags_text)),
+        sections=sections,
+        warnings=warnings,
+        body_offset=fm.body_offset,
+    )
+
+
+def read_note(
+    root: Path,
+    path: str,
+    *,
+    redactor: Redactor,
+    type_rules=(),
+    max_file_bytes: int | None = None,
+) -> NoteDoc:
+    """Read and parse ``root / path``; an unreadable file becomes a skipped note with a warning."""
+    full = root / path
+    try:
+        st = full.stat()
+        if max_file_bytes is not None and st.st_size > max_file_bytes:
+            return _skipped(
+                path,
+                st.st_mtime_ns,
+                st.st_size,
+                "",
+                Diagnostic(
+                    "too_large",
+                    f"skipped: {st.st_size:,} bytes is over the {max_file_bytes:,}-byte limit "
+                    "(raise max_file_bytes in .mnemosyne/config.json or split the note)",
+                    path,
+                ),
+            )
+        with open(full, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return _skipped(
+            path, 0, 0, "", Diagnostic("unreadable", f"skipped: cannot read ({exc.strerror})", path)
+        )
+    return parse_note_bytes(
+        path,
+        data,
+        mtime_ns=st.st_mtime_ns,
+        redactor=redactor,
+        type_rules=type_rules,
+        max_file_bytes=max_file_bytes,
+    )
+
+
+def parse_batch(
+    root: str,
+    paths: list[str],
+    redaction_disabled: tuple[str, ...],
+    secret_hashes: str | None,
+    type_rules: tuple,
+    max_file_bytes: int | None,
+) -> list[NoteDoc]:
+    """Parse many notes (a worker-process entry point for large rebuilds)."""
+    from .redact import Redactor, load_secret_hashes
+
+    hashes = load_secret_hashes(secret_hashes) if secret_hashes else None
+    redactor = Redactor(redaction_disabled, hashes)
+    base = Path(root)
+    return [
+        read_note(
+            base, path, redactor=redactor, type_rules=type_rules, max_file_bytes=max_file_bytes
+        )
+        for path in paths
+    ]

@@ -1,0 +1,611 @@
+"""``Mnemosyne``: the search engine over one vault.
+
+It keeps an ``Index`` in memory, loaded lazily from ``.mnemosyne/cache/index.json.z``
+and refreshed incrementally: a stat pass (``discovery``) finds added, changed and
+deleted notes and only those are re-parsed. ``search`` rescans at most every
+``refresh_interval`` seconds (2 s by default); ``refresh()`` forces a pass.
+
+The engine never writes a note. It writes only its cache, atomically; a read-only
+vault still searches (the cache is skipped with one warning).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import os
+import posixpath
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from . import _version
+from .cache import CacheMiss, cache_dir, read_json_z, write_json_z
+from .config import VaultConfig, load_config
+from .diagnostics import Diagnostic
+from .discovery import discover
+from .document import decode_note, index_terms, read_note, redacted_body
+from .errors import InvalidInputError, VaultNotFoundError
+from .index import BM25FParams, Index, IndexCorruptError
+from .labels import matches_labels, parse_label_filter
+from .ranking import RankingParams, plan_query, rank, verdict
+from .redact import Redactor, load_secret_hashes
+from .snippets import make_snippet
+from .tokenizer import query_units, tokenize
+from .vault_paths import ARCHIVE_DIR, check_zone
+
+__all__ = ["INDEX_FORMAT", "Mnemosyne"]
+
+log = logging.getLogger("birkin_mnemosyne")
+
+INDEX_FORMAT = "mnemosyne-index/2"
+INDEX_FILE = "index.json.z"
+# Bump when tokenization or parsing changes what gets indexed.
+RECIPE_VERSION = 2
+MAX_LIMIT = 200
+MAX_QUERY_CHARS = 4000
+# Rewrite postings without tombstones once this share of ids is dead.
+COMPACT_AT = 0.25
+# Rebuilds of at least this many notes parse in worker processes.
+PARALLEL_MIN = 2000
+PARALLEL_BATCH = 250
+MAX_WORKERS = 4
+
+
+def _iso(ts: float | None) -> str | None:
+    if ts is None:
+        return None
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).isoformat(timespec="seconds")
+
+
+class Mnemosyne:
+    """Search one vault. ``Mnemosyne(vault).search("restore database")``."""
+
+    def __init__(
+        self,
+        vault: str | os.PathLike,
+        *,
+        refresh_interval: float = 2.0,
+        usage_multiplier: Callable[[str, str], float] | None = None,
+        usage_max: float = 1.0,
+        clock: Callable[[], float] = time.time,
+        ranking: dict | None = None,
+        parallel: bool | None = None,
+    ) -> None:
+        root = Path(os.path.expanduser(str(vault)))
+        if not root.is_dir():
+            raise VaultNotFoundError(
+                f"vault not found: {root} — create the folder or pass the right --vault path"
+            )
+        self.vault = root.resolve()
+        self.config: VaultConfig = load_config(self.vault)
+        self.refresh_interval = refresh_interval
+        self.usage_multiplier = usage_multiplier
+        self.usage_max = usage_max  # the largest value usage_multiplier can return
+        self.parallel = parallel  # None = decide by batch size; False = never
+        self.clock = clock
+        overrides = {**self.config.ranking, **(ranking or {})}
+        self._check_overrides(overrides)
+        self.bm25 = BM25FParams.from_overrides(overrides)
+        self.ranking = RankingParams.from_overrides(overrides)
+        self._redactor: Redactor | None = None
+        self._index: Index | None = None
+        self._keys: dict[str, str] | None = None
+        self._live_count: int | None = None
+        self._last_scan: float | None = None  # monotonic time of the last stat pass
+        self._checked_at: float | None = None  # wall time of the last stat pass
+        self._built_at: float | None = None
+        self._updated_at: float | None = None
+        self._cache_bytes: int | None = None
+        self._cache_warned = False
+        self.warnings: list[str] = []  # engine-level (not per-file) warnings
+
+    @staticmethod
+    def _check_overrides(overrides: dict) -> None:
+        valid = set(BM25FParams.__dataclass_fields__) | set(RankingParams.__dataclass_fields__)
+        unknown = sorted(set(overrides) - valid)
+        if unknown:
+            raise InvalidInputError(
+                f"unknown ranking setting(s) {', '.join(unknown)} — valid: {', '.join(sorted(valid))}"
+            )
+        for name, value in overrides.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise InvalidInputError(f"ranking setting {name} must be a number, got {value!r}")
+
+    # -- plumbing --------------------------------------------------------------------
+
+    @property
+    def redactor(self) -> Redactor:
+        """Built on first use; a configured but broken hash file fails closed here."""
+        if self._redactor is None:
+            hashes = None
+            if self.config.secret_hashes is not None:
+                hashes = load_secret_hashes(self.config.secret_hashes)
+            self._redactor = Redactor(self.config.redaction_disabled, hashes)
+        return self._redactor
+
+    @property
+    def cache_path(self) -> Path:
+        return cache_dir(self.vault) / INDEX_FILE
+
+    def _recipe(self) -> dict:
+        return {
+            "recipe": RECIPE_VERSION,
+            "redaction": self.redactor.fingerprint,
+            "type_rules": [list(rule) for rule in self.config.type_rules],
+            "max_file_bytes": self.config.max_file_bytes,
+        }
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+            log.warning("%s", message)
+
+    def _load(self) -> Index:
+        if self._index is not None:
+            return self._index
+        recipe = self._recipe()
+        try:
+            data = read_json_z(self.cache_path, expect_format=INDEX_FORMAT)
+            if data.get("recipe") != recipe:
+                raise CacheMiss("the index was built with another configuration or version")
+            index = Index.from_json(data["index"])
+            self._built_at = data.get("built_at")
+            self._updated_at = data.get("updated_at")
+            self._cache_bytes = self.cache_path.stat().st_size
+        except CacheMiss as miss:
+            if miss.reason:
+                self._warn(f"rebuilding the search index: {miss.reason}")
+            index = Index()
+        except (KeyError, TypeError, ValueError) as exc:
+            self._warn(f"rebuilding the search index: cache is damaged ({exc.__class__.__name__})")
+            index = Index()
+        self._index = index
+        self._keys = self._live_count = None
+        return index
+
+    def _save(self, index: Index) -> None:
+        if index.dead_fraction > COMPACT_AT:
+            index.compact()
+        now = self.clock()
+        if self._built_at is None:
+            self._built_at = now
+        self._updated_at = now
+        payload = {
+            "format": INDEX_FORMAT,
+            "generator": f"birkin-mnemosyne {_version.__version__}",
+            "recipe": self._recipe(),
+            "built_at": self._built_at,
+            "updated_at": self._updated_at,
+            "index": index.to_json(),
+        }
+        try:
+            self._cache_bytes = write_json_z(self.cache_path, payload)
+        except OSError as exc:
+            if not self._cache_warned:
+                self._cache_warned = True
+                self._warn(
+                    f"search index not cached: cannot write {self.cache_path} ({exc.strerror}); "
+                    "searching from memory"
+                )
+
+    # -- refresh ---------------------------------------------------------------------
+
+    def refresh(
+        self,
+        *,
+        full: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> dict:
+        """Bring the index up to date with the files; returns what changed."""
+        started = time.perf_counter()
+        if full:
+            self._index = Index()
+            self._built_at = None
+            self._keys = self._live_count = None
+        index = self._load()
+        on_disk = discover(self.vault, include_archive=True)
+        self._last_scan = time.monotonic()
+        self._checked_at = self.clock()
+        indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
+        deleted = [p for p in indexed if p not in on_disk]
+        changed = [
+            p
+            for p, st in on_disk.items()
+            if p in indexed
+            and (indexed[p]["mtime_ns"] != st.mtime_ns or indexed[p]["size"] != st.size)
+        ]
+        added = [p for p in on_disk if p not in indexed]
+        todo = sorted(changed + added)
+        for path in deleted:
+            index.remove(path)
+        for done, doc in enumerate(self._parse(todo), 1):
+            index.add(doc)
+            if progress is not None:
+                progress(done, len(todo))
+        if deleted or todo or full or not self.cache_path.exists():
+            self._keys = self._live_count = None
+            self._save(index)
+        return {
+            "added": len(added),
+            "changed": len(changed),
+            "deleted": len(deleted),
+            "notes": index.live_notes,
+            "seconds": round(time.perf_counter() - started, 3),
+        }
+
+    def _parse(self, paths: list[str]):
+        """Parsed notes in ``paths`` order; large batches are parsed by worker processes.
+
+        Parsing (tokenizing, redacting) is most of an index build and is independent
+        per note, so past ``PARALLEL_MIN`` notes it is spread over the machine's cores
+        while this process merges the results into the index.
+        """
+        workers = min(os.cpu_count() or 1, MAX_WORKERS)
+        if len(paths) < PARALLEL_MIN or workers < 2 or self.parallel is False:
+            for path in paths:
+                yield read_note(
+                    self.vault,
+                    path,
+                    redactor=self.redactor,
+                    type_rules=self.config.type_rules,
+                    max_file_bytes=self.config.max_file_bytes,
+                )
+            return
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        from .document import parse_batch
+
+        config = self.config
+        hashes = str(config.secret_hashes) if config.secret_hashes else None
+        batches = [paths[i : i + PARALLEL_BATCH] for i in range(0, len(paths), PARALLEL_BATCH)]
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            futures = [
+                pool.submit(
+                    parse_batch,
+                    str(self.vault),
+                    batch,
+                    config.redaction_disabled,
+                    hashes,
+                    config.type_rules,
+                    config.max_file_bytes,
+                )
+                for batch in batches
+            ]
+            for future in futures:
+                yield from future.result()
+
+    def _maybe_refresh(self) -> None:
+        if self._last_scan is None or time.monotonic() - self._last_scan >= self.refresh_interval:
+            self.refresh()
+
+    @property
+    def index(self) -> Index:
+        """The up-to-date index (refreshing if the last scan is older than the interval)."""
+        self._maybe_refresh()
+        return self._index
+
+    # -- keys ------------------------------------------------------------------------
+
+    def keys(self) -> dict[str, str]:
+        """path -> key for every live (non-archived) note.
+
+        The key is the file-name stem when no other live note shares it (compared
+        case-insensitively), else the relative path without ``.md``.
+        """
+        index = self.index
+        if self._keys is None:
+            live = [m["path"] for m in index.notes if m is not None and not m["archived"]]
+            stems = Counter(posixpath.splitext(posixpath.basename(p))[0].casefold() for p in live)
+            keys = {}
+            for path in live:
+                stem = posixpath.splitext(posixpath.basename(path))[0]
+                keys[path] = stem if stems[stem.casefold()] == 1 else posixpath.splitext(path)[0]
+            self._keys = keys
+        return self._keys
+
+    def key_of(self, path: str) -> str:
+        return self.keys().get(path) or posixpath.splitext(path)[0]
+
+    # -- search ----------------------------------------------------------------------
+
+    def search(self, query: str, limit: int = 8, **options) -> list[dict]:
+        """The hits of ``search_response`` (one per note, best first)."""
+        return self.search_response(query, limit, **options)["hits"]
+
+    def search_response(
+        self,
+        query: str,
+        limit: int = 8,
+        *,
+        zone: str | None = None,
+        labels: Iterable[str] | None = None,
+        include_archive: bool = False,
+        expansions: dict | None = None,
+        exact: bool = False,
+    ) -> dict:
+        """Search the vault; returns the shared search shape (see DESIGN.md)."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidInputError("the query is empty — pass the words to look for")
+        if len(query) > MAX_QUERY_CHARS:
+            raise InvalidInputError(
+                f"the query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,} — shorten it"
+            )
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+            raise InvalidInputError(
+                f"limit must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}"
+            )
+        if expansions is not None:
+            self._check_expansions(expansions)
+        zone = check_zone(zone) if zone else None
+        required_labels = parse_label_filter(labels) if labels else []
+        index = self.index
+        allowed = self._note_filter(index, zone, required_labels, include_archive)
+
+        units = [] if exact else query_units(query)
+        plan = plan_query(
+            units, index, expansions=expansions, expansion_units=query_units, params=self.ranking
+        )
+        if exact or not plan.units:
+            # A literal, or a query of stopwords only (they are not indexed).
+            ranked, signals_verdict, term_weights = self._exact(index, query, limit, allowed)
+        else:
+            try:
+                scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+            except IndexCorruptError as exc:
+                self._warn(f"rebuilding the search index: cache is damaged ({exc})")
+                self.refresh(full=True)
+                index = self._index
+                scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+            ranked = rank(
+                index,
+                plan,
+                scores,
+                limit=limit,
+                params=self.ranking,
+                allowed=allowed,
+                multiplier=self._multiplier(index),
+                multiplier_max=self.usage_max,
+                today=self.clock(),
+            )
+            signals_verdict = verdict(
+                plan, scores, ranked[0] if ranked else None, params=self.ranking
+            )
+            term_weights = {
+                t: (ts.idf or 0.1) * w for t, ts, w in zip(plan.terms, scores, plan.weights)
+            }
+        hits = [self._hit(index, note, term_weights) for note in ranked]
+        weak = signals_verdict["no_strong_match"]
+        return {
+            # Echoed redacted: a response may be logged, and a query can hold a secret.
+            "query": self.redactor.redact(query),
+            "mode": "lexical",
+            "degraded_reason": None,
+            "hits": [] if weak else hits,
+            "no_strong_match": weak,
+            "best_weak": hits[:3] if weak else [],
+            "signals": signals_verdict["signals"],
+            "index": self.freshness(),
+        }
+
+    @staticmethod
+    def _check_expansions(expansions: dict) -> None:
+        from .ranking import EXPANSION_TIERS
+
+        if not isinstance(expansions, dict):
+            raise InvalidInputError("expansions must be an object of tier -> list of strings")
+        unknown = sorted(set(expansions) - set(EXPANSION_TIERS))
+        if unknown:
+            raise InvalidInputError(
+                f"unknown expansion tier(s) {', '.join(unknown)} — valid: {', '.join(EXPANSION_TIERS)}"
+            )
+
+    def _note_filter(self, index, zone, required_labels, include_archive):
+        if zone is None and not required_labels and include_archive:
+            return None
+        notes = index.notes
+
+        def allowed(nid: int) -> bool:
+            meta = notes[nid]
+            if meta is None or (meta["archived"] and not include_archive):
+                return False
+            if zone is not None and not (
+                meta["zone"] == zone or meta["zone"].startswith(zone + "/")
+            ):
+                return False
+            return not required_labels or matches_labels(meta["labels"] or [], required_labels)
+
+        return allowed
+
+    def _multiplier(self, index: Index):
+        usage = self.usage_multiplier
+        if usage is None:
+            return None
+        notes = index.notes
+
+        def multiplier(nid: int) -> float:
+            meta = notes[nid]
+            return usage(meta["path"], meta["zone"])
+
+        return multiplier
+
+    def _exact(self, index: Index, literal: str, limit: int, allowed):
+        """Literal, case-insensitive substring search (error strings, paths, ids)."""
+        from .ranking import RankedNote
+
+        needle = literal.casefold()
+        words = literal.split()
+        inner_terms = index_terms(" ".join(words[1:-1])) if len(words) > 2 else []
+        candidates = index.sections_with_all(sorted(set(inner_terms))) if inner_terms else None
+        if candidates is None:
+            candidate_notes = [nid for nid in index.live_note_ids()]
+        else:
+            candidate_notes = sorted({index.sec_note[sid] for sid in candidates})
+        term_weights = {t: 1.0 for t in tokenize(literal)}
+        ranked: list[RankedNote] = []
+        for nid in candidate_notes:
+            if allowed is not None and not allowed(nid):
+                continue
+            meta = index.notes[nid]
+            if meta is None or not meta.get("indexed", True):
+                continue
+            body = self._body(meta["path"])
+            if body is None:
+                continue
+            folded = body.casefold()
+            if needle not in folded and needle not in str(meta["title"]).casefold():
+                continue
+            sids = [
+                sid
+                for sid in index.note_sections(nid)
+                if needle in body[index.sec_start[sid] : index.sec_end[sid]].casefold()
+            ]
+            best = sids[0] if sids else index.note_first[nid]
+            count = folded.count(needle)
+            ranked.append(
+                RankedNote(nid, float(count), float(count), True, 1.0, best, sids[1:3], 1.0)
+            )
+        ranked.sort(key=lambda n: (-n.score, index.notes[n.nid]["path"]))
+        ranked = ranked[:limit]
+        signals = {
+            "no_strong_match": not ranked,
+            "signals": {
+                "top_coverage": 1.0 if ranked else 0.0,
+                "vault_coverage": 1.0 if ranked else 0.0,
+                "top_ratio": 1.0 if ranked else 0.0,
+            },
+        }
+        return ranked, signals, term_weights
+
+    def _body(self, path: str) -> str | None:
+        try:
+            data = (self.vault / path).read_bytes()
+        except OSError:
+            return None
+        return redacted_body(data, self.redactor)
+
+    def _section_text(self, index: Index, nid: int, sid: int) -> str | None:
+        """The redacted text of one section, read from the file now."""
+        meta = index.notes[nid]
+        try:
+            data = (self.vault / meta["path"]).read_bytes()
+        except OSError:
+            return None
+        if len(data) != meta["size"]:
+            # Changed since it was indexed: offsets are off, so re-parse this note.
+            from .frontmatter import parse_frontmatter
+            from .markdown import parse_markdown
+
+            body = parse_frontmatter(decode_note(data)[0]).body
+            for sec in parse_markdown(body).sections:
+                if sec.heading == index.sec_heading[sid]:
+                    return self.redactor.redact(body[sec.start : sec.end])
+            return self.redactor.redact(body[:2000])
+        text = decode_note(data)[0]
+        offset = meta.get("body_offset") or 0
+        return self.redactor.redact(
+            text[offset + index.sec_start[sid] : offset + index.sec_end[sid]]
+        )
+
+    def _hit(self, index: Index, note, term_weights: dict[str, float]) -> dict:
+        meta = index.notes[note.nid]
+        sid = note.best_sid
+        snippet = ""
+        if meta.get("indexed", True) and index.note_count[note.nid]:
+            section = self._section_text(index, note.nid, sid)
+            if section is not None:
+                snippet = make_snippet(section, term_weights)
+        return {
+            "key": self.key_of(meta["path"]),
+            "path": meta["path"],
+            "title": meta["title"],
+            "zone": meta["zone"],
+            "heading": index.sec_heading[sid] if index.note_count[note.nid] else "",
+            "also": [index.sec_heading[s] for s in note.also_sids],
+            "line": index.sec_line[sid] if index.note_count[note.nid] else 1,
+            "score": round(note.score, 4),
+            "provenance": "keyword",
+            "snippet": snippet,
+            "labels": list(meta["labels"] or []),
+            "date": meta["date"],
+            "stale": bool(meta["stale"] or index.sec_stale[sid]),
+            "archived": bool(meta["archived"]),
+        }
+
+    # -- reporting -------------------------------------------------------------------
+
+    def freshness(self) -> dict:
+        index = self._load()
+        age = None if self._last_scan is None else time.monotonic() - self._last_scan
+        return {
+            "fresh": age is not None and age < self.refresh_interval,
+            "notes": self._count_live(index),
+            "built_at": _iso(self._built_at),
+            "checked_at": _iso(self._checked_at),
+            "stale_files": 0 if age is not None and age < self.refresh_interval else None,
+        }
+
+    def _count_live(self, index: Index) -> int:
+        if self._live_count is None:
+            self._live_count = sum(1 for m in index.notes if m is not None and not m["archived"])
+        return self._live_count
+
+    def file_warnings(self) -> list[Diagnostic]:
+        index = self.index
+        out = []
+        for meta in index.notes:
+            if meta is None:
+                continue
+            for w in meta.get("warnings") or []:
+                out.append(Diagnostic(w["code"], w["message"], w["path"], w.get("line")))
+        return out
+
+    def stats(self) -> dict:
+        """Counts, freshness, cache size and every indexing warning."""
+        index = self.index
+        zones: Counter = Counter()
+        archived = skipped = 0
+        for meta in index.notes:
+            if meta is None:
+                continue
+            if meta["archived"]:
+                archived += 1
+                continue
+            if not meta.get("indexed", True):
+                skipped += 1
+            zones[meta["zone"]] += 1
+        return {
+            "vault": str(self.vault),
+            "notes": sum(zones.values()),
+            "archived": archived,
+            "skipped": skipped,
+            "sections": index.live_sections,
+            "terms": index.vocabulary_size(),
+            "zones": dict(sorted(zones.items())),
+            "index": self.freshness(),
+            "updated_at": _iso(self._updated_at),
+            "cache": {"path": str(self.cache_path), "bytes": self._cache_bytes},
+            "warnings": [w.to_dict() for w in self.file_warnings()],
+            "engine_warnings": list(self.warnings),
+            "mode": "lexical",
+        }
+
+    def note_meta(self, path: str) -> dict | None:
+        """Indexed metadata of the note at ``path`` (None if not indexed)."""
+        index = self.index
+        nid = index.by_path.get(path)
+        return None if nid is None else dict(index.notes[nid])
+
+    def note_paths(self, *, include_archive: bool = False) -> list[str]:
+        index = self.index
+        return sorted(
+            m["path"]
+            for m in index.notes
+            if m is not None and (include_archive or not m["archived"])
+        )
+
+    def archived(self, path: str) -> bool:
+        return path.startswith(ARCHIVE_DIR + "/")

@@ -1,0 +1,129 @@
+"""The one exception tree of birkin-mnemosyne.
+
+Every error the library raises on purpose is a ``MnemosyneError``. Each message says
+what was wrong and how to fix it; adapters (CLI, MCP, Hermes) map the classes to their
+own surface (the CLI's exit code is ``exit_code`` on the class).
+
+::
+
+    MnemosyneError (Exception)                 exit 2 unless noted
+    ├── ConfigError (ValueError)               .mnemosyne/config.json is invalid
+    ├── VaultNotFoundError (FileNotFoundError) the vault folder does not exist
+    ├── InvalidPathError (ValueError)          a note path or zone breaks a path rule
+    ├── InvalidInputError (ValueError)         any other bad argument
+    │   └── LabelError                         a malformed namespace:value label
+    ├── NoteNotFoundError (KeyError)           exit 1: unknown key or path
+    ├── AmbiguousKeyError (KeyError)           a key matches several notes
+    ├── NoteExistsError                        exit 3: create would overwrite
+    ├── VersionConflictError                   exit 3: expected_version is stale
+    ├── WriteRefusedError                      exit 3: a write the configuration forbids
+    ├── JournalError                           exit 3: undo refused, journal damaged
+    ├── RedactionError                         the secret-hash file is missing/malformed
+    ├── PlanError (ValueError)                 a curation plan cannot be used
+    └── ExtraNotInstalledError (ImportError)   an optional extra is missing
+"""
+
+from __future__ import annotations
+
+
+class MnemosyneError(Exception):
+    """Base class of every error raised on purpose by birkin-mnemosyne."""
+
+    exit_code = 2
+
+    def __str__(self) -> str:  # KeyError would otherwise repr() its message
+        return str(self.args[0]) if self.args else self.__class__.__name__
+
+
+class ConfigError(MnemosyneError, ValueError):
+    """The vault configuration file is unreadable or holds an unknown or invalid key."""
+
+
+class VaultNotFoundError(MnemosyneError, FileNotFoundError):
+    """The vault folder does not exist (it is never created implicitly)."""
+
+
+class InvalidPathError(MnemosyneError, ValueError):
+    """A note path or zone breaks one of the path rules in ``vault_paths``."""
+
+    def __init__(self, message: str, *, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class InvalidInputError(MnemosyneError, ValueError):
+    """An argument is out of range or malformed."""
+
+
+class LabelError(InvalidInputError):
+    """A label is not of the form ``namespace:value``."""
+
+
+class NoteNotFoundError(MnemosyneError, KeyError):
+    """No note has this key or path."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, *, candidates: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.candidates = list(candidates or [])
+
+
+class AmbiguousKeyError(MnemosyneError, KeyError):
+    """A key names more than one note; the candidates are listed."""
+
+    def __init__(self, message: str, *, candidates: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.candidates = list(candidates or [])
+
+
+class NoteExistsError(MnemosyneError):
+    """``create`` would overwrite an existing note."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, key: str = "", version: str = "") -> None:
+        super().__init__(message)
+        self.key = key
+        self.version = version
+
+
+class VersionConflictError(MnemosyneError):
+    """The note changed since the caller read it (``expected_version`` is stale)."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, current_version: str = "") -> None:
+        super().__init__(message)
+        self.current_version = current_version
+
+
+class WriteRefusedError(MnemosyneError):
+    """A write that the vault's configuration or state forbids."""
+
+    exit_code = 3
+
+
+class JournalError(MnemosyneError):
+    """An undo cannot be done safely, or a journal entry is damaged."""
+
+    exit_code = 3
+
+
+class RedactionError(MnemosyneError):
+    """Redaction cannot run as configured (fail closed: nothing is indexed or served)."""
+
+
+class PlanError(MnemosyneError, ValueError):
+    """A curation plan is malformed."""
+
+
+class ExtraNotInstalledError(MnemosyneError, ImportError):
+    """An optional extra is missing; the message names the pip command."""
+
+    def __init__(self, extra: str, purpose: str) -> None:
+        super().__init__(
+            f"{purpose} needs the '{extra}' extra, which is not installed — "
+            f'run: pip install "birkin-mnemosyne[{extra}]"'
+        )
+        self.extra = extra

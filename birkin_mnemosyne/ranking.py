@@ -1,0 +1,332 @@
+"""From section scores to ranked notes, and the "no strong match" verdict.
+
+Order of a result list (``rank``)::
+
+    key(note) = (covers_every_required_unit, base * multipliers)
+
+* **Query units** come from ``tokenizer.query_units``: one per word, identifier or
+  script run. A unit is *covered* by a note when its whole term occurs in it, or at
+  least ``part_coverage`` of its parts do (Hangul/Han bigrams, identifier parts), so
+  "데이터베이스를" is covered by a note saying "데이터베이스".
+* **Required units** are the query's non-stopword units that occur somewhere in the
+  vault (a word no note contains cannot separate notes). A note covering every
+  required unit ranks above every note that does not, so an exact lookup never loses
+  to a partial match however popular or repetitive the partial match is.
+* **base** = best section score + ``second_weight`` x second-best section score: a
+  note answers through its best section; a second matching section is corroboration.
+* **multipliers** are bounded: stale/superseded (``stale_factor``), recency of the
+  note's date (at most ``1 + recency_boost``), and the usage/zone multiplier from
+  dynamics (bounded there). Their product never exceeds ``max_multiplier_ratio()``, so
+  within a tier a note whose base score is that many times higher always wins.
+
+The verdict (``verdict``) reports three signals and calls a search weak when
+
+* there is no hit, or
+* the top note covers less than ``weak_coverage`` of the query's non-stopword units
+  (counting units absent from the vault: "is there anything about Kafka?" with no
+  Kafka note covers at most one of two), or
+* the top note's best section scores under ``weak_ratio`` of what the query could
+  achieve (the sum of its units' idf, i.e. every unit present once in a section of
+  average length).
+
+The thresholds are first guesses documented here; benchmarks/retrieval calibrates
+them on its dev split.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .index import Index, TermScores
+from .tokenizer import is_stopword
+
+__all__ = ["QueryPlan", "RankedNote", "RankingParams", "plan_query", "rank", "verdict"]
+
+EXPANSION_TIERS = ("synonyms", "keywords", "related", "note_line")
+
+
+@dataclass(frozen=True)
+class RankingParams:
+    second_weight: float = 0.2
+    stale_factor: float = 0.7
+    recency_boost: float = 0.05
+    recency_half_life_days: float = 180.0
+    part_coverage: float = 0.75
+    weak_coverage: float = 0.6
+    weak_ratio: float = 0.15
+    also_min_share: float = 0.25
+    # Expansion tiers score below the query's own words (weights < 1).
+    w_synonyms: float = 0.6
+    w_keywords: float = 0.5
+    w_related: float = 0.35
+    w_note_line: float = 0.25
+
+    @classmethod
+    def from_overrides(cls, overrides: dict | None) -> RankingParams:
+        if not overrides:
+            return cls()
+        valid = cls.__dataclass_fields__
+        return cls(**{k: float(v) for k, v in overrides.items() if k in valid})
+
+    def max_multiplier_ratio(self, usage_ratio: float = 1.0) -> float:
+        """Largest possible ratio between two notes' multiplier products."""
+        return (1.0 + self.recency_boost) / self.stale_factor * usage_ratio
+
+
+@dataclass
+class QueryPlan:
+    """What to score: the query's content units and their terms, plus expansion terms.
+
+    Stopwords are not indexed, so a unit whose whole term is a stopword is dropped and
+    stopword parts are left out of the units that remain.
+    """
+
+    units: list[tuple[str, ...]]  # content units: (whole, *parts)
+    terms: list[str]
+    weights: list[float]
+    unit_terms: list[tuple[int, list[int]]] = field(default_factory=list)  # (whole, parts)
+    required: list[int] = field(default_factory=list)  # units present in the vault
+
+
+@dataclass
+class RankedNote:
+    nid: int
+    score: float
+    base: float
+    full: bool
+    coverage: float  # share of content units covered
+    best_sid: int
+    also_sids: list[int]
+    best_section_score: float
+
+
+def plan_query(
+    units: list[tuple[str, ...]],
+    index: Index,
+    *,
+    expansions: dict | None = None,
+    expansion_units: Callable[[str], list[tuple[str, ...]]] | None = None,
+    params: RankingParams | None = None,
+) -> QueryPlan:
+    """Lay out the terms to score and which terms make up each query unit."""
+    params = params or RankingParams()
+    terms: list[str] = []
+    weights: list[float] = []
+    position: dict[str, int] = {}
+
+    def slot(term: str, weight: float) -> int:
+        if term not in position:
+            position[term] = len(terms)
+            terms.append(term)
+            weights.append(weight)
+        return position[term]
+
+    plan = QueryPlan(units=[], terms=terms, weights=weights)
+    for unit in units:
+        if is_stopword(unit[0]):
+            continue
+        parts = [p for p in unit[1:] if not is_stopword(p)]
+        plan.units.append((unit[0], *parts))
+        plan.unit_terms.append((slot(unit[0], 1.0), [slot(p, 1.0) for p in parts]))
+    for i, (whole, parts) in enumerate(plan.unit_terms):
+        present = sum(1 for p in parts if index.has_term(terms[p]))
+        if index.has_term(terms[whole]) or (parts and present / len(parts) >= params.part_coverage):
+            plan.required.append(i)
+    if expansions and expansion_units is not None:
+        for tier in EXPANSION_TIERS:
+            values = expansions.get(tier) or []
+            if isinstance(values, str):
+                values = [values]
+            weight = getattr(params, f"w_{tier}")
+            for value in values:
+                for unit in expansion_units(str(value)):
+                    for term in unit:
+                        if term not in position and not is_stopword(term):
+                            slot(term, weight)
+    return plan
+
+
+def _covering_notes(
+    plan: QueryPlan, unit: int, scores: list[TermScores], part_coverage: float
+) -> set:
+    whole, parts = plan.unit_terms[unit]
+    covered = set(scores[whole].note_best)
+    if parts:
+        counts: Counter = Counter()
+        for p in parts:
+            counts.update(scores[p].note_best.keys())
+        need = part_coverage * len(parts)
+        covered.update(nid for nid, c in counts.items() if c >= need)
+    return covered
+
+
+def _unit_covered(plan: QueryPlan, unit: int, nid: int, scores, part_coverage: float) -> bool:
+    whole, parts = plan.unit_terms[unit]
+    if nid in scores[whole].note_best:
+        return True
+    if not parts:
+        return False
+    found = sum(1 for p in parts if nid in scores[p].note_best)
+    return found >= part_coverage * len(parts)
+
+
+def rank(
+    index: Index,
+    plan: QueryPlan,
+    scores: list[TermScores],
+    *,
+    limit: int,
+    params: RankingParams | None = None,
+    allowed: Callable[[int], bool] | None = None,
+    multiplier: Callable[[int], float] | None = None,
+    multiplier_max: float = 1.0,
+    today: float | None = None,
+) -> list[RankedNote]:
+    """The top ``limit`` notes, best first (see the module docstring for the order).
+
+    Exact top-k with pruning: every candidate note gets an upper bound (the sum of
+    its best section score per term, times 1 + ``second_weight``, times the largest
+    possible multiplier); notes are scored exactly in decreasing bound order until
+    the next bound cannot beat the k-th score. Notes covering every required unit are
+    ranked first, so the rest are looked at only when they are too few.
+    """
+    params = params or RankingParams()
+    weights = plan.weights
+    active = [(ts, w) for ts, w in zip(scores, weights) if ts.df]
+    if not active:
+        return []
+    bound_factor = (1.0 + params.second_weight) * (1.0 + params.recency_boost) * multiplier_max
+
+    full: set | None = None
+    if plan.required:
+        for unit in plan.required:
+            covering = _covering_notes(plan, unit, scores, params.part_coverage)
+            full = covering if full is None else (full & covering)
+            if not full:
+                break
+    full = full or set()
+
+    def exact(nid: int, is_full: bool) -> RankedNote:
+        section_scores = []
+        for sid in index.note_sections(nid):
+            value = 0.0
+            for ts, w in active:
+                c = ts.contrib.get(sid)
+                if c is not None:
+                    value += w * c
+            if value > 0.0:
+                section_scores.append((value, sid))
+        section_scores.sort(reverse=True)
+        best_score, best = section_scores[0]
+        second = section_scores[1][0] if len(section_scores) > 1 else 0.0
+        base = best_score + params.second_weight * second
+        meta = index.notes[nid]
+        factor = 1.0
+        if meta.get("stale") or index.sec_stale[best]:
+            factor *= params.stale_factor
+        if today is not None and meta.get("date"):
+            factor *= 1.0 + params.recency_boost * _recency(meta["date"], today, params)
+        if multiplier is not None:
+            factor *= multiplier(nid)
+        headings = index.sec_heading
+        also = [
+            sid
+            for value, sid in section_scores[1:]
+            if value >= params.also_min_share * best_score
+            and headings[sid]
+            and headings[sid] != headings[best]
+        ][:2]
+        covered = sum(
+            1
+            for u in range(len(plan.units))
+            if _unit_covered(plan, u, nid, scores, params.part_coverage)
+        )
+        coverage = covered / max(len(plan.units), 1)
+        return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
+
+    def bound(nid: int) -> float:
+        total = 0.0
+        for ts, w in active:
+            b = ts.note_best.get(nid)
+            if b is not None:
+                total += w * b
+        return total * bound_factor
+
+    def top_of(pool, is_full: bool, k: int) -> list[RankedNote]:
+        if allowed is not None:
+            pool = [nid for nid in pool if allowed(nid)]
+        if not pool or k <= 0:
+            return []
+        if len(active) == 1:
+            best_of = active[0][0].note_best
+            weight = active[0][1] * bound_factor
+            ordered = sorted(((best_of[n] * weight, n) for n in pool), reverse=True)
+        else:
+            ordered = sorted(((bound(n), n) for n in pool), reverse=True)
+        found: list[tuple[float, int, RankedNote]] = []
+        for ub, nid in ordered:
+            if len(found) >= k and ub <= found[0][0]:
+                break
+            note = exact(nid, is_full)
+            item = (note.score, -nid, note)
+            if len(found) < k:
+                heapq.heappush(found, item)
+            elif item[:2] > found[0][:2]:
+                heapq.heapreplace(found, item)
+        return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
+
+    ranked = top_of(full, True, limit)
+    if len(ranked) < limit:
+        rest: set = set()
+        for ts, _ in active:
+            rest.update(ts.note_best.keys())
+        rest -= full
+        ranked += top_of(rest, False, limit - len(ranked))
+    return ranked
+
+
+def _recency(date: str, today: float, params: RankingParams) -> float:
+    """1.0 for today's date, halving every ``recency_half_life_days``; 0 if unparsable."""
+    import datetime as dt
+
+    try:
+        day = dt.date.fromisoformat(str(date)[:10])
+    except ValueError:
+        return 0.0
+    age_days = max(0.0, today / 86400.0 - (day.toordinal() - dt.date(1970, 1, 1).toordinal()))
+    return math.pow(0.5, age_days / params.recency_half_life_days)
+
+
+def verdict(
+    plan: QueryPlan,
+    scores: list[TermScores],
+    top: RankedNote | None,
+    *,
+    params: RankingParams | None = None,
+) -> dict:
+    """The weak-match verdict and the signals it was decided from."""
+    params = params or RankingParams()
+    n_units = max(len(plan.units), 1)
+    vault_coverage = len(plan.required) / n_units
+    known = [ts.idf for ts in scores if ts.df]
+    rarest = max(known) if known else 1.0
+    # What the query could score: each unit once in an average section; a unit no
+    # note contains counts as the rarest term seen.
+    achievable = sum(
+        scores[whole].idf if scores[whole].df else rarest for whole, _ in plan.unit_terms
+    )
+    ratio = (top.best_section_score / achievable) if (top and achievable) else 0.0
+    coverage = top.coverage if top else 0.0
+    weak = top is None or coverage < params.weak_coverage or ratio < params.weak_ratio
+    return {
+        "no_strong_match": weak,
+        "signals": {
+            "top_coverage": round(coverage, 3),
+            "vault_coverage": round(vault_coverage, 3),
+            "top_ratio": round(min(ratio, 1.0), 3),
+        },
+    }

@@ -1,0 +1,66 @@
+"""Snippets: the part of a section that best shows why it matched.
+
+The section text (already redacted) is cut into sentence-sized pieces (a sentence ends
+at ``.!?`` followed by white space, at CJK full stops, or at a line end), so a path
+such as ``pg-nightly-dump.timer`` is never cut. The piece holding the most query
+terms (weighted by idf, so a rare term counts more than a common one) is the centre;
+neighbours are added until ``max_chars``. The result is the original text of that
+span with white space collapsed to one line. A section that matched only through its
+title or tags shows its first lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .tokenizer import normalize
+
+__all__ = ["make_snippet"]
+
+_PIECE_END = re.compile(r"[.!?](?=\s)|[。！？]|\n")
+_SPACE = re.compile(r"\s+")
+_FENCE_LINE = re.compile(r"^[ \t]*(```|~~~)[^\n]*$", re.MULTILINE)
+_FIRST_HEADING = re.compile(r"\A\s*#{1,6}[ \t][^\n]*\n?")
+
+
+def _pieces(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for match in _PIECE_END.finditer(text):
+        end = match.end()
+        if text[start:end].strip():
+            spans.append((start, end))
+        start = end
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def make_snippet(text: str, term_weights: dict[str, float], *, max_chars: int = 240) -> str:
+    """Cut ``text`` around its densest run of query terms; at most ``max_chars``."""
+    text = _FIRST_HEADING.sub("", text)
+    text = _FENCE_LINE.sub("", text)
+    spans = _pieces(text)
+    if not spans:
+        return ""
+    # Stems, bigrams and whole identifiers are substrings of the normalised text they
+    # came from, so a substring test finds them without tokenizing every piece.
+    best, best_score = 0, 0.0
+    for i, (start, end) in enumerate(spans):
+        piece = normalize(text[start:end])
+        score = sum(w for t, w in term_weights.items() if t in piece)
+        if score > best_score:
+            best, best_score = i, score
+    first = last = best
+
+    def length() -> int:
+        return len(_SPACE.sub(" ", text[spans[first][0] : spans[last][1]]).strip())
+
+    while length() < max_chars and (first > 0 or last < len(spans) - 1):
+        if last < len(spans) - 1:
+            last += 1
+        else:
+            first -= 1
+    snippet = _SPACE.sub(" ", text[spans[first][0] : spans[last][1]]).strip()
+    if len(snippet) > max_chars:
+        snippet = snippet[: max_chars - 1].rstrip() + "…"
+    return ("…" if first > 0 else "") + snippet

@@ -1,0 +1,51 @@
+"""Shared fixtures: an isolated environment and a factory for small vaults."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolate(monkeypatch, tmp_path_factory):
+    """Never touch the real home folder or a vault named in the caller's environment."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("USERPROFILE", str(home))
+    for name in (
+        "MNEMOSYNE_VAULT",
+        "MNEMOSYNE_SEMANTIC",
+        "MNEMOSYNE_PROJECT_KEY",
+        "MNEMOSYNE_TASK_KEY",
+    ):
+        monkeypatch.delenv(name, raising=False)
+
+
+class VaultFactory:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def write(self, rel: str, text: str, *, dedent: bool = True) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text).lstrip("\n") if dedent else text, encoding="utf-8")
+        return path
+
+    def write_bytes(self, rel: str, data: bytes) -> Path:
+        path = self.root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        return path
+
+
+@pytest.fixture
+def vault(tmp_path) -> VaultFactory:
+    """A factory over an empty vault folder: ``vault.write("a/b.md", text)``."""
+    root = tmp_path / "vault"
+    root.mkdir()
+    return VaultFactory(root)
+
+
+EXAMPLE_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"

@@ -1,0 +1,369 @@
+"""Search behaviour of ``Mnemosyne``: shape, grouping, filters, verdict, refresh, cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+
+import pytest
+
+from birkin_mnemosyne import InvalidInputError, Mnemosyne, VaultNotFoundError
+from birkin_mnemosyne.engine import INDEX_FORMAT
+
+HIT_KEYS = {
+    "key",
+    "path",
+    "title",
+    "zone",
+    "heading",
+    "also",
+    "line",
+    "score",
+    "provenance",
+    "snippet",
+    "labels",
+    "date",
+    "stale",
+    "archived",
+}
+
+
+@pytest.fixture
+def ops(vault):
+    vault.write(
+        "runbooks/postgres-restore.md",
+        """
+        ---
+        title: Restore PostgreSQL from the nightly dump
+        tags: [postgres, backup]
+        labels: [project:atlas]
+        date: 2026-03-02
+        ---
+        # Restore PostgreSQL
+
+        Intro about the database host db1.
+
+        ## Before you start
+
+        Stop the application servers first.
+
+        ## Restore
+
+        Run pg_restore --jobs=4 on the dump file from last night.
+        Then check the row counts.
+
+        ## Verify
+
+        Compare row counts with yesterday and restore grants.
+        """,
+    )
+    vault.write(
+        "hosts/db1.md",
+        """
+        # db1
+
+        Primary database server, PostgreSQL 14.2, port 5432.
+
+        ## Backups
+
+        The nightly dump runs at 02:15 UTC.
+        """,
+    )
+    vault.write(
+        "journal/2026-03.md",
+        """
+        # March
+
+        ## 2026-03-05
+
+        Talked about dump sizes again. dump dump dump dump dump.
+        """,
+    )
+    vault.write("inbox.md", "Remember to buy milk.\n")
+    return vault
+
+
+def test_response_shape(ops):
+    response = Mnemosyne(ops.root).search_response("restore the nightly dump")
+    assert set(response) == {
+        "query",
+        "mode",
+        "degraded_reason",
+        "hits",
+        "no_strong_match",
+        "best_weak",
+        "signals",
+        "index",
+    }
+    assert response["mode"] == "lexical" and response["degraded_reason"] is None
+    assert response["no_strong_match"] is False and response["best_weak"] == []
+    assert set(response["index"]) >= {"fresh", "notes", "built_at", "stale_files"}
+    assert response["index"]["notes"] == 4 and response["index"]["fresh"] is True
+    hit = response["hits"][0]
+    assert set(hit) == HIT_KEYS
+    assert hit["path"] == "runbooks/postgres-restore.md"
+    assert hit["key"] == "postgres-restore"
+    assert hit["zone"] == "runbooks"
+    assert hit["labels"] == ["project:atlas"]
+    assert hit["date"] == "2026-03-02"
+    assert hit["provenance"] == "keyword"
+    json.dumps(response)  # JSON-able as it is
+
+
+def test_one_hit_per_note_with_best_section_and_also(ops):
+    hits = Mnemosyne(ops.root).search("restore row counts")
+    paths = [h["path"] for h in hits]
+    assert len(paths) == len(set(paths))
+    top = hits[0]
+    assert top["path"] == "runbooks/postgres-restore.md"
+    assert top["heading"] in {"Restore", "Verify"}
+    assert top["also"] and top["heading"] not in top["also"]
+    assert len(top["also"]) <= 2
+
+
+def test_snippet_is_cut_around_the_match_not_the_top(vault):
+    filler = " ".join(f"word{i}" for i in range(200))
+    vault.write(
+        "long.md",
+        f"# Long\n\n{filler}.\n\nThe zeppelin hangar key is under the mat.\n\n{filler}.\n",
+    )
+    hit = Mnemosyne(vault.root).search("zeppelin hangar")[0]
+    assert "zeppelin hangar" in hit["snippet"]
+    assert len(hit["snippet"]) <= 241
+
+
+def test_full_match_outranks_repetitive_partial_match(ops):
+    # The journal says "dump" many times but never "restore"; the runbook has both.
+    hits = Mnemosyne(ops.root).search("restore dump")
+    assert hits[0]["path"] == "runbooks/postgres-restore.md"
+    journal_rank = [h["path"] for h in hits].index("journal/2026-03.md")
+    assert journal_rank > 0
+
+
+def test_zone_filter_applies_before_the_cut(ops):
+    for i in range(30):
+        ops.write(f"noise/n{i}.md", f"# Noise {i}\n\ndump dump dump restore dump {i}\n")
+    hits = Mnemosyne(ops.root).search("dump", limit=2, zone="hosts")
+    assert [h["path"] for h in hits] == ["hosts/db1.md"]
+
+
+def test_labels_filter_is_an_and_filter(ops):
+    engine = Mnemosyne(ops.root)
+    assert [h["path"] for h in engine.search("dump", labels=["project:atlas"])] == [
+        "runbooks/postgres-restore.md"
+    ]
+    assert engine.search("dump", labels=["project:atlas", "person:mina"]) == []
+
+
+def test_exact_matches_literal_substrings(vault):
+    vault.write("a.md", "# A\n\nError: FATAL: could not connect to server: Connection refused\n")
+    vault.write("b.md", "# B\n\nThe connection was refused by the server, could not connect.\n")
+    engine = Mnemosyne(vault.root)
+    hits = engine.search("could not connect to server: Connection refused", exact=True)
+    assert [h["path"] for h in hits] == ["a.md"]
+    assert [h["path"] for h in engine.search("ONNECT", exact=True)] == ["a.md", "b.md"]
+    assert engine.search_response("no such literal", exact=True)["no_strong_match"] is True
+
+
+def test_expansions_add_matches_without_displacing_full_matches(vault):
+    vault.write("dns.md", "# Service DNS\n\nPods resolve each other through kube-dns.\n")
+    vault.write(
+        "pods.md", "# Pods\n\nPods cannot find each other when the network policy blocks it.\n"
+    )
+    engine = Mnemosyne(vault.root)
+    plain = engine.search("pods find each other")
+    expanded = engine.search(
+        "pods find each other", expansions={"synonyms": ["kube-dns", "resolve"]}
+    )
+    assert plain[0]["path"] == expanded[0]["path"] == "pods.md"
+    assert "dns.md" in [h["path"] for h in expanded]
+    with pytest.raises(InvalidInputError, match="valid: synonyms"):
+        engine.search("pods", expansions={"synonym": ["x"]})
+
+
+def test_no_strong_match_for_absent_topics(ops):
+    response = Mnemosyne(ops.root).search_response("is there anything about Kafka partitions?")
+    assert response["no_strong_match"] is True
+    assert response["hits"] == []
+    assert response["signals"]["vault_coverage"] < 1.0
+    nothing = Mnemosyne(ops.root).search_response("zzqx")
+    assert nothing["no_strong_match"] is True and nothing["best_weak"] == []
+
+
+def test_archive_searchable_only_when_asked(ops):
+    ops.write("_archive/old/kafka.md", "# Kafka\n\nWe ran Kafka once.\n")
+    engine = Mnemosyne(ops.root)
+    assert engine.search("kafka") == []
+    hits = engine.search("kafka", include_archive=True)
+    assert hits[0]["path"] == "_archive/old/kafka.md" and hits[0]["archived"] is True
+
+
+def test_incremental_refresh_add_edit_delete_rename(ops):
+    engine = Mnemosyne(ops.root, refresh_interval=3600)
+    assert engine.search("milk")[0]["path"] == "inbox.md"
+    ops.write("new.md", "# New\n\nzeppelin\n")
+    inbox = ops.root / "inbox.md"
+    inbox.write_text("Remember to buy oat milk and bread.\n", encoding="utf-8")
+    os.utime(inbox, ns=(1, 1))  # a changed mtime is what the stat pass sees
+    (ops.root / "hosts/db1.md").unlink()
+    os.rename(ops.root / "journal/2026-03.md", ops.root / "journal/march.md")
+    # Throttled: nothing rescanned yet.
+    assert engine.search("zeppelin") == []
+    result = engine.refresh()
+    assert (result["added"], result["changed"], result["deleted"]) == (2, 1, 2)
+    assert engine.search("zeppelin")[0]["path"] == "new.md"
+    assert engine.search("bread")[0]["path"] == "inbox.md"
+    assert all(h["path"] != "hosts/db1.md" for h in engine.search("5432 backups"))
+    assert engine.search("dump sizes")[0]["path"] == "journal/march.md"
+    # A new process reads the same state from the cache.
+    again = Mnemosyne(ops.root)
+    assert again.search("zeppelin")[0]["path"] == "new.md"
+    assert again.refresh()["added"] == 0
+
+
+def test_cache_is_versioned_zlib_json_and_reused(ops):
+    engine = Mnemosyne(ops.root)
+    engine.refresh()
+    data = json.loads(zlib.decompress(engine.cache_path.read_bytes()))
+    assert data["format"] == INDEX_FORMAT
+    second = Mnemosyne(ops.root)
+    result = second.refresh()
+    assert result["added"] == 0 and result["notes"] == 4
+    assert second.warnings == []
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [b"not zlib at all", zlib.compress(b"{broken json"), zlib.compress(b'{"format": "other/9"}')],
+    ids=["garbage", "bad-json", "foreign-format"],
+)
+def test_corrupt_cache_is_rebuilt_with_one_warning(ops, payload):
+    engine = Mnemosyne(ops.root)
+    engine.refresh()
+    engine.cache_path.write_bytes(payload)
+    fresh = Mnemosyne(ops.root)
+    assert fresh.search("milk")[0]["path"] == "inbox.md"
+    assert len(fresh.warnings) == 1 and "rebuilding" in fresh.warnings[0]
+    json.loads(zlib.decompress(fresh.cache_path.read_bytes()))  # rewritten valid
+
+
+def test_damaged_cache_columns_are_rebuilt(ops):
+    engine = Mnemosyne(ops.root)
+    engine.refresh()
+    data = json.loads(zlib.decompress(engine.cache_path.read_bytes()))
+    data["index"]["sec_heading"] = []
+    engine.cache_path.write_bytes(zlib.compress(json.dumps(data).encode()))
+    fresh = Mnemosyne(ops.root)
+    assert fresh.search("milk")[0]["path"] == "inbox.md"
+    assert "damaged" in fresh.warnings[0]
+
+
+def test_missing_vault_is_an_error_and_nothing_is_created(tmp_path):
+    missing = tmp_path / "nope"
+    with pytest.raises(VaultNotFoundError, match="vault not found"):
+        Mnemosyne(missing)
+    assert not missing.exists()
+
+
+@pytest.mark.skipif(os.name == "nt" or os.geteuid() == 0, reason="root ignores permissions")
+def test_read_only_vault_still_searches(ops):
+    for folder, _, _ in os.walk(ops.root):
+        os.chmod(folder, 0o555)
+    try:
+        engine = Mnemosyne(ops.root)
+        assert engine.search("milk")[0]["path"] == "inbox.md"
+        assert any("not cached" in w for w in engine.warnings)
+    finally:
+        for folder, _, _ in os.walk(ops.root):
+            os.chmod(folder, 0o755)
+
+
+def test_unwritable_cache_still_searches(ops, monkeypatch):
+    import birkin_mnemosyne.engine as engine_module
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(engine_module, "write_json_z", refuse)
+    engine = Mnemosyne(ops.root)
+    assert engine.search("milk")[0]["path"] == "inbox.md"
+    assert sum("not cached" in w for w in engine.warnings) == 1
+
+
+def test_bad_arguments_are_clear_errors(ops):
+    engine = Mnemosyne(ops.root)
+    with pytest.raises(InvalidInputError, match="empty"):
+        engine.search("  ")
+    with pytest.raises(InvalidInputError, match="limit"):
+        engine.search("dump", limit=0)
+    with pytest.raises(InvalidInputError, match="limit"):
+        engine.search("dump", limit=True)
+    from birkin_mnemosyne import InvalidPathError, LabelError
+
+    with pytest.raises(InvalidPathError, match="traversal"):
+        engine.search("dump", zone="../etc")
+    with pytest.raises(LabelError):
+        engine.search("dump", labels=["no-colon"])
+    with pytest.raises(InvalidInputError, match="unknown ranking setting"):
+        Mnemosyne(ops.root, ranking={"k9": 1})
+
+
+def test_key_collisions_fall_back_to_paths(vault):
+    vault.write("projects/atlas/notes.md", "# Atlas notes\n\nalpha\n")
+    vault.write("projects/beacon/Notes.md", "# Beacon notes\n\nalpha\n")
+    vault.write("solo.md", "# Solo\n\nalpha\n")
+    keys = Mnemosyne(vault.root).keys()
+    assert keys == {
+        "projects/atlas/notes.md": "projects/atlas/notes",
+        "projects/beacon/Notes.md": "projects/beacon/Notes",
+        "solo.md": "solo",
+    }
+
+
+def test_stats_report_warnings_with_files(vault):
+    vault.write("ok.md", "# Fine\n\ntext\n")
+    vault.write_bytes("bin.md", b"\x00\x01\x02binary")
+    vault.write_bytes("latin1.md", "caf\xe9 au lait".encode("latin-1"))
+    vault.write("fence.md", "# F\n\n```bash\necho unclosed\n")
+    vault.write("bad-fm.md", "---\ntitle: [unclosed\n---\nbody\n")
+    stats = Mnemosyne(vault.root).stats()
+    codes = {(w["path"], w["code"]) for w in stats["warnings"]}
+    assert ("bin.md", "binary_file") in codes
+    assert ("latin1.md", "not_utf8") in codes
+    assert ("fence.md", "unclosed_fence") in codes
+    assert ("bad-fm.md", "invalid_frontmatter") in codes
+    assert stats["notes"] == 5 and stats["skipped"] == 1
+    assert Mnemosyne(vault.root).search("lait")[0]["path"] == "latin1.md"
+
+
+def test_stale_sections_and_superseded_notes_are_demoted(vault):
+    vault.write(
+        "proc.md",
+        "# Procedure\n\n## Current procedure\n\nrotate the keys with vault-rotate\n\n"
+        "## Old procedure (superseded 2026-02)\n\nrotate the keys with vault-rotate by hand\n",
+    )
+    vault.write(
+        "older.md", "---\nsuperseded_by: proc\n---\n# Older\n\nrotate the keys with vault-rotate\n"
+    )
+    hits = Mnemosyne(vault.root).search("rotate the keys")
+    assert hits[0]["path"] == "proc.md" and hits[0]["heading"] == "Current procedure"
+    assert hits[0]["stale"] is False
+    older = next(h for h in hits if h["path"] == "older.md")
+    assert older["stale"] is True
+
+
+def test_parallel_rebuild_matches_serial(ops, monkeypatch):
+    import birkin_mnemosyne.engine as engine_module
+
+    serial = Mnemosyne(ops.root, parallel=False)
+    serial.refresh(full=True)
+    expected = [
+        (h["path"], h["heading"], h["score"]) for h in serial.search("restore dump database")
+    ]
+    monkeypatch.setattr(engine_module, "PARALLEL_MIN", 2)
+    monkeypatch.setattr(engine_module, "PARALLEL_BATCH", 1)
+    parallel = Mnemosyne(ops.root)
+    parallel.refresh(full=True)
+    got = [(h["path"], h["heading"], h["score"]) for h in parallel.search("restore dump database")]
+    assert got == expected

@@ -1,0 +1,103 @@
+"""The layer rules of DESIGN.md, checked by reading every module's imports."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "birkin_mnemosyne"
+
+# module (or package folder) -> layer; "errors"/"diagnostics"/"_version" are shared.
+LAYERS = {
+    "tokenizer": 0,
+    "frontmatter": 0,
+    "markdown": 0,
+    "labels": 0,
+    "redact": 1,  # reads the secret-hash file
+    "vault_paths": 1,
+    "discovery": 1,
+    "atomic": 1,
+    "vault_lock": 1,
+    "cache": 1,
+    "config": 1,
+    "journal": 1,
+    "document": 2,
+    "index": 2,
+    "dynamics": 2,
+    "ranking": 2,
+    "snippets": 2,
+    "graph": 2,
+    "semantic": 2,
+    "engine": 3,
+    "memory_index": 3,
+    "startup": 3,
+    "handoffs": 3,
+    "curation": 3,
+    "profiles": 3,
+    "evaluate": 3,
+    "memory": 4,
+    "cli": 5,
+    "mcp_server": 5,
+    "__main__": 5,
+    "__init__": 5,
+}
+SHARED = {"errors", "diagnostics", "_version"}
+EXTRA_MODULES = {"mcp", "model2vec", "numpy", "pydantic", "tokenizers", "safetensors"}
+MAY_IMPORT_EXTRAS = {"semantic", "mcp_server"}
+
+
+def _modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        yield rel.parts[0].removesuffix(".py"), path
+
+
+def _imports(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield 0, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            yield node.level, node.module or ""
+
+
+def test_every_module_has_a_layer():
+    missing = {name for name, _ in _modules()} - LAYERS.keys() - SHARED
+    assert not missing, f"add these modules to LAYERS: {missing}"
+
+
+def test_modules_import_only_their_layer_or_lower():
+    problems = []
+    for name, path in _modules():
+        if name in SHARED:
+            continue
+        layer = LAYERS[name]
+        for level, module in _imports(path):
+            if level == 0:
+                continue
+            target = module.split(".")[0] if module else ""
+            if path.parent != PACKAGE and level == 1:
+                continue  # inside a subpackage: its own modules
+            if not target or target in SHARED or target == name:
+                continue
+            if LAYERS.get(target, 99) > layer:
+                problems.append(f"{path.name} (L{layer}) imports {target} (L{LAYERS.get(target)})")
+    assert not problems, problems
+
+
+def test_core_imports_only_the_standard_library():
+    stdlib = set(sys.stdlib_module_names)
+    problems = []
+    for name, path in _modules():
+        for level, module in _imports(path):
+            if level:
+                continue
+            top = module.split(".")[0]
+            if top in stdlib or top == "birkin_mnemosyne":
+                continue
+            if top in EXTRA_MODULES and name in MAY_IMPORT_EXTRAS:
+                continue
+            problems.append(f"{path.relative_to(PACKAGE)} imports {module}")
+    assert not problems, problems
