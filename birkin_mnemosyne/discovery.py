@@ -15,7 +15,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from .vault_paths import ARCHIVE_DIR, SKIPPED_DIRS, is_note_name
+from .vault_paths import ARCHIVE_DIR, SKIPPED_DIRS
 
 __all__ = ["FileStat", "discover"]
 
@@ -56,7 +56,9 @@ def discover(root: str | os.PathLike, *, include_archive: bool = False) -> dict[
                     if not prefix and name == ARCHIVE_DIR and not include_archive:
                         continue
                     stack.append((entry.path, f"{prefix}{name}/"))
-                elif entry.is_file(follow_symlinks=False) and is_note_name(name):
+                elif name[-3:].lower() == ".md" and len(name) > 3 and entry.is_file(
+                    follow_symlinks=False
+                ):
                     st = entry.stat(follow_symlinks=False)
                     rel = prefix + name
                     found[rel] = FileStat(rel, st.st_mtime_ns, st.st_size)

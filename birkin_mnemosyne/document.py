@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .diagnostics import Diagnostic
+from .errors import LabelError
 from .frontmatter import parse_frontmatter
+from .labels import normalize_label
 from .markdown import parse_markdown
 from .redact import Redactor
 from .tokenizer import STOPWORDS, tokenize
@@ -224,7 +226,13 @@ def parse_note_bytes(
     tags = [t.lstrip("#") for t in _as_list(meta.get("tags"))]
     aliases = _as_list(meta.get("aliases")) + _as_list(meta.get("alias"))
     tags_text = redactor.redact(" ".join(tags + aliases))
-    labels = _as_list(meta.get("labels"))
+    labels = []
+    for raw_label in _as_list(meta.get("labels")):
+        try:
+            labels.append(normalize_label(raw_label))
+        except LabelError as exc:
+            warnings.append(Diagnostic("invalid_label", f"label ignored: {exc}", path))
+    labels = sorted(set(labels))
     status = str(meta.get("status", "")).strip().lower()
     superseded_by = meta.get("superseded_by")
     superseded_by = str(superseded_by).strip() if superseded_by else None

@@ -21,14 +21,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import _version
-from .cache import CacheMiss, cache_dir, read_json_z, write_json_z
+from .cache import BlockFile, CacheMiss, cache_dir, write_block_file
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
-from .document import decode_note, index_terms, read_note, redacted_body
-from .errors import InvalidInputError, VaultNotFoundError
+from .errors import InvalidInputError, MnemosyneError, VaultNotFoundError
 from .index import BM25FParams, Index, IndexCorruptError
-from .labels import matches_labels, parse_label_filter
 from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import Redactor, load_secret_hashes
 from .snippets import make_snippet
@@ -39,8 +37,8 @@ __all__ = ["INDEX_FORMAT", "Mnemosyne"]
 
 log = logging.getLogger("birkin_mnemosyne")
 
-INDEX_FORMAT = "mnemosyne-index/2"
-INDEX_FILE = "index.json.z"
+INDEX_FORMAT = "mnemosyne-index/4"
+INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
 RECIPE_VERSION = 2
 MAX_LIMIT = 200
@@ -51,6 +49,11 @@ COMPACT_AT = 0.25
 PARALLEL_MIN = 2000
 PARALLEL_BATCH = 250
 MAX_WORKERS = 4
+
+
+def _stem(path: str) -> str:
+    """File name without its (3-character, any case) ``.md`` extension."""
+    return path[path.rfind("/") + 1 : -3]
 
 
 def _iso(ts: float | None) -> str | None:
@@ -91,7 +94,7 @@ class Mnemosyne:
         self.ranking = RankingParams.from_overrides(overrides)
         self._redactor: Redactor | None = None
         self._index: Index | None = None
-        self._keys: dict[str, str] | None = None
+        self._keys: Counter | None = None  # stem (casefolded) -> live notes with it
         self._live_count: int | None = None
         self._last_scan: float | None = None  # monotonic time of the last stat pass
         self._checked_at: float | None = None  # wall time of the last stat pass
@@ -99,7 +102,21 @@ class Mnemosyne:
         self._updated_at: float | None = None
         self._cache_bytes: int | None = None
         self._cache_warned = False
+        self._reader: BlockFile | None = None  # the open cache file postings are read from
         self.warnings: list[str] = []  # engine-level (not per-file) warnings
+
+    def close(self) -> None:
+        """Release the open cache file (also done when the engine is garbage-collected)."""
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+        self._index = None
+
+    def __enter__(self) -> Mnemosyne:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @staticmethod
     def _check_overrides(overrides: dict) -> None:
@@ -146,19 +163,26 @@ class Mnemosyne:
         if self._index is not None:
             return self._index
         recipe = self._recipe()
+        reader = None
         try:
-            data = read_json_z(self.cache_path, expect_format=INDEX_FORMAT)
+            reader = BlockFile(self.cache_path, expect_format=INDEX_FORMAT)
+            data = reader.header
             if data.get("recipe") != recipe:
                 raise CacheMiss("the index was built with another configuration or version")
-            index = Index.from_json(data["index"])
+            index = Index.from_store(data["index"], reader)
             self._built_at = data.get("built_at")
             self._updated_at = data.get("updated_at")
-            self._cache_bytes = self.cache_path.stat().st_size
+            self._cache_bytes = reader.size
+            self._reader = reader
         except CacheMiss as miss:
+            if reader is not None:
+                reader.close()
             if miss.reason:
                 self._warn(f"rebuilding the search index: {miss.reason}")
             index = Index()
         except (KeyError, TypeError, ValueError) as exc:
+            if reader is not None:
+                reader.close()
             self._warn(f"rebuilding the search index: cache is damaged ({exc.__class__.__name__})")
             index = Index()
         self._index = index
@@ -171,24 +195,37 @@ class Mnemosyne:
         now = self.clock()
         if self._built_at is None:
             self._built_at = now
-        self._updated_at = now
+        header_index, blocks = index.to_store()
         payload = {
             "format": INDEX_FORMAT,
             "generator": f"birkin-mnemosyne {_version.__version__}",
             "recipe": self._recipe(),
             "built_at": self._built_at,
-            "updated_at": self._updated_at,
-            "index": index.to_json(),
+            "updated_at": now,
+            "index": header_index,
         }
+        old = self._reader
+        if os.name == "nt" and old is not None:
+            old.close()  # Windows cannot replace a file that is open
+            self._reader = old = None
         try:
-            self._cache_bytes = write_json_z(self.cache_path, payload)
-        except OSError as exc:
+            write_block_file(self.cache_path, payload, blocks)
+            reader = BlockFile(self.cache_path, expect_format=INDEX_FORMAT)
+        except (OSError, CacheMiss) as exc:
             if not self._cache_warned:
                 self._cache_warned = True
+                reason = getattr(exc, "strerror", None) or str(exc)
                 self._warn(
-                    f"search index not cached: cannot write {self.cache_path} ({exc.strerror}); "
+                    f"search index not cached: cannot write {self.cache_path} ({reason}); "
                     "searching from memory"
                 )
+            return
+        index.adopt(header_index, reader)
+        self._reader = reader
+        self._cache_bytes = reader.size
+        self._updated_at = now
+        if old is not None:
+            old.close()
 
     # -- refresh ---------------------------------------------------------------------
 
@@ -196,19 +233,29 @@ class Mnemosyne:
         self,
         *,
         full: bool = False,
+        paths: Iterable[str] | None = None,
         progress: Callable[[int, int], None] | None = None,
     ) -> dict:
-        """Bring the index up to date with the files; returns what changed."""
+        """Bring the index up to date with the files; returns what changed.
+
+        ``paths`` limits the pass to those vault-relative paths (what a writer just
+        touched): the index reflects a write at once without a stat of every file.
+        """
         started = time.perf_counter()
         if full:
             self._index = Index()
             self._built_at = None
             self._keys = self._live_count = None
         index = self._load()
-        on_disk = discover(self.vault, include_archive=True)
-        self._last_scan = time.monotonic()
-        self._checked_at = self.clock()
-        indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
+        if paths is not None:
+            wanted = set(paths)
+            on_disk = {p: st for p, st in self._stat_paths(wanted).items()}
+            indexed = {p: index.notes[index.by_path[p]] for p in wanted if p in index.by_path}
+        else:
+            on_disk = discover(self.vault, include_archive=True)
+            self._last_scan = time.monotonic()
+            self._checked_at = self.clock()
+            indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
         deleted = [p for p in indexed if p not in on_disk]
         changed = [
             p
@@ -235,6 +282,29 @@ class Mnemosyne:
             "seconds": round(time.perf_counter() - started, 3),
         }
 
+    def _stat_paths(self, paths: set[str]) -> dict:
+        """Stat named notes the way discovery would (links and hidden parts excluded)."""
+        from .discovery import FileStat
+        from .vault_paths import check_note_path
+
+        found = {}
+        for path in paths:
+            try:
+                check_note_path(path, allow_archive=True)
+            except MnemosyneError:
+                continue
+            full = self.vault / path
+            try:
+                if any(p.is_symlink() for p in [full, *full.parents] if self.vault in p.parents):
+                    continue
+                st = full.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if not full.is_file():
+                continue
+            found[path] = FileStat(path, st.st_mtime_ns, st.st_size)
+        return found
+
     def _parse(self, paths: list[str]):
         """Parsed notes in ``paths`` order; large batches are parsed by worker processes.
 
@@ -242,6 +312,8 @@ class Mnemosyne:
         per note, so past ``PARALLEL_MIN`` notes it is spread over the machine's cores
         while this process merges the results into the index.
         """
+        from .document import read_note
+
         workers = min(os.cpu_count() or 1, MAX_WORKERS)
         if len(paths) < PARALLEL_MIN or workers < 2 or self.parallel is False:
             for path in paths:
@@ -290,25 +362,38 @@ class Mnemosyne:
 
     # -- keys ------------------------------------------------------------------------
 
+    def _stem_counts(self) -> Counter:
+        index = self.index
+        if self._keys is None:
+            self._keys = Counter(
+                _stem(m["path"]).casefold()
+                for m in index.notes
+                if m is not None and not m["archived"]
+            )
+        return self._keys
+
     def keys(self) -> dict[str, str]:
         """path -> key for every live (non-archived) note.
 
         The key is the file-name stem when no other live note shares it (compared
         case-insensitively), else the relative path without ``.md``.
         """
-        index = self.index
-        if self._keys is None:
-            live = [m["path"] for m in index.notes if m is not None and not m["archived"]]
-            stems = Counter(posixpath.splitext(posixpath.basename(p))[0].casefold() for p in live)
-            keys = {}
-            for path in live:
-                stem = posixpath.splitext(posixpath.basename(path))[0]
-                keys[path] = stem if stems[stem.casefold()] == 1 else posixpath.splitext(path)[0]
-            self._keys = keys
-        return self._keys
+        counts = self._stem_counts()
+        return {
+            m["path"]: self._key(m["path"], counts)
+            for m in self.index.notes
+            if m is not None and not m["archived"]
+        }
+
+    @staticmethod
+    def _key(path: str, counts: Counter) -> str:
+        stem = _stem(path)
+        return stem if counts[stem.casefold()] == 1 else path[:-3]
 
     def key_of(self, path: str) -> str:
-        return self.keys().get(path) or posixpath.splitext(path)[0]
+        if path.startswith(ARCHIVE_DIR + "/"):
+            return path[:-3]
+        return self._key(path, self._stem_counts())
 
     # -- search ----------------------------------------------------------------------
 
@@ -341,7 +426,12 @@ class Mnemosyne:
         if expansions is not None:
             self._check_expansions(expansions)
         zone = check_zone(zone) if zone else None
-        required_labels = parse_label_filter(labels) if labels else []
+        if labels:
+            from .labels import parse_label_filter
+
+            required_labels = parse_label_filter(labels)
+        else:
+            required_labels = []
         index = self.index
         allowed = self._note_filter(index, zone, required_labels, include_archive)
 
@@ -407,6 +497,8 @@ class Mnemosyne:
         if zone is None and not required_labels and include_archive:
             return None
         notes = index.notes
+        if required_labels:
+            from .labels import matches_labels
 
         def allowed(nid: int) -> bool:
             meta = notes[nid]
@@ -434,6 +526,7 @@ class Mnemosyne:
 
     def _exact(self, index: Index, literal: str, limit: int, allowed):
         """Literal, case-insensitive substring search (error strings, paths, ids)."""
+        from .document import index_terms
         from .ranking import RankedNote
 
         needle = literal.casefold()
@@ -481,6 +574,8 @@ class Mnemosyne:
         return ranked, signals, term_weights
 
     def _body(self, path: str) -> str | None:
+        from .document import redacted_body
+
         try:
             data = (self.vault / path).read_bytes()
         except OSError:
@@ -489,6 +584,7 @@ class Mnemosyne:
 
     def _section_text(self, index: Index, nid: int, sid: int) -> str | None:
         """The redacted text of one section, read from the file now."""
+        from .document import decode_note
         meta = index.notes[nid]
         try:
             data = (self.vault / meta["path"]).read_bytes()

@@ -31,15 +31,20 @@ Storage
 from __future__ import annotations
 
 import base64
+import bisect
 import itertools
 import math
 import operator
 import sys
+import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .document import NoteDoc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .document import NoteDoc
 
 __all__ = ["BM25FParams", "Index", "IndexCorruptError", "QueryScores", "TermScores"]
 
@@ -73,8 +78,8 @@ class BM25FParams:
         return cls(**{k: float(v) for k, v in overrides.items() if k in valid})
 
 
-# Upper bound on cached per-term scores (sum of their section counts), about 100 MB.
-_TERM_CACHE_POSTINGS = 1_000_000
+# Upper bound on cached per-term scores (sum of their section counts), roughly 250 MB.
+_TERM_CACHE_POSTINGS = 3_000_000
 
 
 @dataclass
@@ -83,8 +88,21 @@ class TermScores:
 
     contrib: dict[int, float]  # section id -> BM25F score of the term there
     note_best: dict[int, float]  # note id -> best section score of the term
+    note_best_sid: dict[int, int]  # note id -> the section holding it
+    note_second: dict[int, float]  # note id -> second-best (notes with 2+ such sections)
     df: int
     idf: float
+    _bounds: tuple[float, dict[int, float]] | None = None
+
+    def note_bounds(self, second_weight: float) -> dict[int, float]:
+        """note id -> best + second_weight x second-best section score (cached)."""
+        if self._bounds is None or self._bounds[0] != second_weight:
+            second = self.note_second
+            bounds = dict(self.note_best)
+            for nid, value in second.items():
+                bounds[nid] += second_weight * value
+            self._bounds = (second_weight, bounds)
+        return self._bounds[1]
 
 
 @dataclass
@@ -234,29 +252,96 @@ def _from_bytes(typecode: str, data: bytes) -> array:
     return values
 
 
+# Target size of one postings block before compression (characters of postings text).
+BLOCK_CHARS = 32_768
+# Decompressed blocks kept in memory per posting map.
+BLOCK_CACHE = 64
+# Rewrite all blocks once the delta holds this share of the base's characters.
+DELTA_SHARE = 0.1
+
+
 class _PostingMap:
     """term -> postings: stored text, decoded on first use, plus pending appends.
 
+    Stored form: the *base* — terms sorted, cut into zlib blocks of about
+    ``BLOCK_CHARS`` characters of postings text, each block holding its own terms,
+    offsets and postings; the header keeps only each block's first term (a two-level
+    dictionary), so a cold start parses a few kilobytes and a query decompresses just
+    the blocks of its terms — plus a small *delta* (term -> text, ``""`` = removed)
+    of terms changed since the base was written. A save copies the base blocks byte
+    for byte and rewrites only the delta until the delta outgrows ``DELTA_SHARE`` of
+    the base; then everything is rewritten (a log-structured merge in miniature).
+
     Appends (new notes get ids above every existing one) go to a flat per-term list
     ``[id, code, id, code, ...]``, the cheapest thing Python can grow; they are merged
-    into the decoded arrays when the term is next read or the map is dumped.
+    into the decoded arrays when the term is next read or the map is packed.
     """
 
-    def __init__(self, stored: dict[str, str] | None = None) -> None:
-        self._stored: dict[str, str] = dict(stored or {})
+    def __init__(self, packed: dict | None = None, reader=None) -> None:
         self._decoded: dict[str, tuple[array, array]] = {}
         self.pending: dict[str, list[int]] = {}  # Index.add appends here directly
         self._dirty: set[str] = set()  # decoded forms newer than their stored text
+        self.adopt(packed, reader)
+
+    def adopt(self, packed: dict | None, reader) -> None:
+        """Take ``packed`` (as written to ``reader``'s file) as the stored state."""
+        if packed:
+            self._blocks: list[list] = [list(b) for b in packed["blocks"]]
+            self._delta: dict[str, str] = dict(packed["delta"])
+            self._base_chars = int(packed["base_chars"])
+            self._base_terms = int(packed["base_terms"])
+            if self._blocks and reader is None:
+                raise ValueError("postings blocks without a block file")
+        else:
+            self._blocks, self._delta, self._base_chars, self._base_terms = [], {}, 0, 0
+        self._first_terms = [b[0] for b in self._blocks]
+        self._reader = reader
+        self._block_cache: dict[int, tuple[list[str], array, str]] = {}
+        self._dirty.clear()
+
+    def _block(self, b: int) -> tuple[list[str], array, str]:
+        """Block ``b`` as (terms, offsets, postings text)."""
+        cached = self._block_cache.get(b)
+        if cached is None:
+            _, offset, length = self._blocks[b]
+            terms_text, offsets_text, text = self._reader.block(offset, length).split("\t")
+            terms = terms_text.split("\n")
+            offsets = _decode_ints(offsets_text)
+            if len(offsets) != len(terms):
+                raise ValueError("a postings block's offsets do not match its terms")
+            cached = (terms, offsets, text)
+            if len(self._block_cache) >= BLOCK_CACHE:
+                self._block_cache.pop(next(iter(self._block_cache)))
+            self._block_cache[b] = cached
+        return cached
+
+    def _base_text(self, term: str) -> str | None:
+        b = bisect.bisect_right(self._first_terms, term) - 1
+        if b < 0:
+            return None
+        terms, offsets, text = self._block(b)
+        i = bisect.bisect_left(terms, term)
+        if i == len(terms) or terms[i] != term:
+            return None
+        end = offsets[i + 1] if i + 1 < len(terms) else len(text)
+        return text[offsets[i] : end]
+
+    def _stored(self, term: str) -> str | None:
+        text = self._delta.get(term)
+        if text is not None:
+            return text or None
+        return self._base_text(term)
 
     def get(self, term: str) -> tuple[array, array] | None:
         postings = self._decoded.get(term)
         if postings is None:
-            blob = self._stored.get(term)
-            if blob is not None:
-                try:
+            try:
+                blob = self._stored(term)
+                if blob is not None:
                     postings = decode_postings(blob)
-                except (ValueError, TypeError, UnicodeError, IndexError) as exc:
-                    raise IndexCorruptError(f"postings of {term!r} cannot be decoded") from exc
+            except (ValueError, TypeError, UnicodeError, IndexError) as exc:
+                raise IndexCorruptError(f"postings of {term!r} cannot be read") from exc
+            if postings is not None:
                 self._decoded[term] = postings
         extra = self.pending.pop(term, None)
         if extra:
@@ -269,28 +354,112 @@ class _PostingMap:
         return postings
 
     def __contains__(self, term: str) -> bool:
-        return term in self._stored or term in self._decoded or term in self.pending
+        if term in self._decoded or term in self.pending:
+            return True
+        try:
+            return self._stored(term) is not None
+        except (ValueError, TypeError, UnicodeError, IndexError) as exc:
+            raise IndexCorruptError(f"postings of {term!r} cannot be read") from exc
+
+    def _base_items(self):
+        """(term, text) of the whole base, in term order (reads every block)."""
+        for b in range(len(self._blocks)):
+            terms, offsets, text = self._block(b)
+            for i, term in enumerate(terms):
+                end = offsets[i + 1] if i + 1 < len(terms) else len(text)
+                yield term, text[offsets[i] : end]
+
+    def count(self) -> int:
+        """Number of terms; reads only the blocks of terms changed since the base."""
+        n = self._base_terms
+        changed = set(self._delta) | self._dirty | set(self.pending)
+        for term in changed:
+            in_base = self._base_text(term) is not None
+            postings = self._decoded.get(term)
+            if postings is not None or term in self.pending:
+                now = bool(self.pending.get(term)) or bool(postings and postings[0])
+            else:
+                now = bool(self._delta.get(term))
+            n += int(now) - int(in_base)
+        return n
 
     def terms(self) -> set[str]:
-        return self._stored.keys() | self._decoded.keys() | self.pending.keys()
+        found = {term for term, _ in self._base_items()}
+        for term, text in self._delta.items():
+            if text:
+                found.add(term)
+            else:
+                found.discard(term)
+        return found | self._decoded.keys() | self.pending.keys()
 
-    def dump(self) -> dict[str, str]:
+    def pack(self, base_offset: int) -> tuple[dict, list[bytes]]:
+        """The stored form to write (blocks start at ``base_offset``); changes nothing."""
         for term in list(self.pending):
             self.get(term)
+        delta = dict(self._delta)
         for term in self._dirty:
             ids, codes = self._decoded[term]
-            if ids:
-                self._stored[term] = encode_postings(ids, codes)
-            else:
-                self._stored.pop(term, None)
-        self._dirty.clear()
-        return self._stored
+            delta[term] = encode_postings(ids, codes) if ids else ""
+        delta_chars = sum(len(t) for t in delta.values())
+        if self._blocks and delta_chars <= DELTA_SHARE * max(self._base_chars, 1):
+            blocks, entries, offset = [], [], base_offset
+            for first, old_offset, length in self._blocks:
+                blocks.append(self._reader.raw_block(old_offset, length))
+                entries.append([first, offset, length])
+                offset += length
+            packed = {
+                "blocks": entries,
+                "delta": delta,
+                "base_chars": self._base_chars,
+                "base_terms": self._base_terms,
+            }
+            return packed, blocks
+        # Full rewrite: merge the delta into the base.
+        texts = dict(self._base_items())
+        texts.update(delta)
+        blocks, entries = [], []
+        chunk_terms: list[str] = []
+        chunk_texts: list[str] = []
+        chunk_chars = 0
+        offset = base_offset
+        total = count = 0
+
+        def flush() -> None:
+            nonlocal chunk_terms, chunk_texts, chunk_chars, offset
+            offsets = list(itertools.accumulate((len(t) for t in chunk_texts[:-1]), initial=0))
+            payload = "\t".join(
+                ("\n".join(chunk_terms), _encode_ints(offsets), "".join(chunk_texts))
+            )
+            data = zlib.compress(payload.encode("utf-8"), 6)
+            blocks.append(data)
+            entries.append([chunk_terms[0], offset, len(data)])
+            offset += len(data)
+            chunk_terms, chunk_texts, chunk_chars = [], [], 0
+
+        for term in sorted(texts):
+            text = texts[term]
+            if not text:
+                continue
+            if chunk_chars and chunk_chars + len(text) > BLOCK_CHARS:
+                flush()
+            chunk_terms.append(term)
+            chunk_texts.append(text)
+            chunk_chars += len(text)
+            total += len(text)
+            count += 1
+        if chunk_terms:
+            flush()
+        packed = {"blocks": entries, "delta": {}, "base_chars": total, "base_terms": count}
+        return packed, blocks
 
     def remap(self, mapping: array) -> None:
         """Rewrite ids through ``mapping`` (old id -> new id, -1 = dropped)."""
         fresh: dict[str, tuple[array, array]] = {}
-        for term in list(self.terms()):
-            ids, codes = self.get(term)
+        for term in sorted(self.terms()):
+            postings = self.get(term)
+            if postings is None:
+                continue
+            ids, codes = postings
             new_ids, new_codes = array("I"), array("H")
             for doc_id, code in zip(ids, codes):
                 new_id = mapping[doc_id]
@@ -299,7 +468,8 @@ class _PostingMap:
                     new_codes.append(code)
             if new_ids:
                 fresh[term] = (new_ids, new_codes)
-        self._stored = {}
+        # Everything now lives in decoded form; the next pack rewrites the base.
+        self.adopt(None, None)
         self._decoded = fresh
         self.pending = {}
         self._dirty = set(fresh)
@@ -311,12 +481,10 @@ _NOTE_FIELDS = (
     "path",
     "mtime_ns",
     "size",
-    "version",
     "title",
     "zone",
     "archived",
     "note_type",
-    "tags",
     "labels",
     "date",
     "created",
@@ -347,13 +515,12 @@ class Index:
         self.sec_hlen = array("i")
         self.sec_stale = bytearray()
         self.sec_heading: list[str] = []
-        self.sec_chain: list[list[str]] = []
         self.sections = _PostingMap()  # body tf / heading tf
         self.note_fields = _PostingMap()  # title tf / tags tf
         self.live_sections = 0
         self.live_notes = 0
         self._sum = {"blen": 0, "hlen": 0, "tlen": 0, "glen": 0}  # over live sections
-        self._norms: tuple | None = None  # cached per-id normalisers, see _normalisers
+        self._norms: dict[str, float] | None = None  # cached average field lengths
         self._term_cache: dict[str, TermScores] = {}
         self._term_params: BM25FParams | None = None
         self._term_cached_postings = 0
@@ -388,7 +555,6 @@ class Index:
             self.sec_hlen.append(sec.heading_len)
             self.sec_stale.append(1 if sec.stale else 0)
             self.sec_heading.append(sec.heading)
-            self.sec_chain.append(list(sec.chain))
             heading_tf = sec.heading_tf
             # The hot loop of indexing: one dict lookup and two appends per posting.
             for term, tf in sec.body_tf.items():
@@ -486,7 +652,6 @@ class Index:
                 fresh.sec_hlen.append(self.sec_hlen[sid])
                 fresh.sec_stale.append(self.sec_stale[sid])
                 fresh.sec_heading.append(self.sec_heading[sid])
-                fresh.sec_chain.append(self.sec_chain[sid])
         self.sections.remap(sec_map)
         self.note_fields.remap(note_map)
         fresh.sections, fresh.note_fields = self.sections, self.note_fields
@@ -511,31 +676,17 @@ class Index:
         return term in self.sections or term in self.note_fields
 
     def vocabulary_size(self) -> int:
-        return len(self.sections.terms() | self.note_fields.terms())
+        """Posting lists over both maps (a term in titles and bodies counts twice)."""
+        return self.sections.count() + self.note_fields.count()
 
     # -- scoring ---------------------------------------------------------------------
 
-    def _normalisers(self, params: BM25FParams) -> tuple:
-        """Per-section and per-note ``w_f / (1 - b_f + b_f * len / avglen)`` columns."""
-        if self._norms is not None and self._norms[0] == params:
-            return self._norms
-        n = max(self.live_sections, 1)
-        avg = {k: (v / n) or 1.0 for k, v in self._sum.items()}
-
-        def column(lengths: array, w: float, b: float, avglen: float) -> array:
-            inv = b / avglen
-            base = 1.0 - b
-            return array("d", (w / (base + inv * x) for x in lengths))
-
-        norms = (
-            params,
-            column(self.sec_blen, params.w_body, params.b_body, avg["blen"]),
-            column(self.sec_hlen, params.w_headings, params.b_headings, avg["hlen"]),
-            column(self.note_tlen, params.w_title, params.b_title, avg["tlen"]),
-            column(self.note_glen, params.w_tags, params.b_tags, avg["glen"]),
-        )
-        self._norms = norms
-        return norms
+    def _averages(self) -> dict[str, float]:
+        """Average field lengths over live sections (1.0 for an empty field)."""
+        if self._norms is None:
+            n = max(self.live_sections, 1)
+            self._norms = {k: (v / n) or 1.0 for k, v in self._sum.items()}
+        return self._norms
 
     def term_scores(self, term: str, params: BM25FParams | None = None) -> TermScores:
         """BM25F score of ``term`` in every live section that contains it (cached).
@@ -551,7 +702,13 @@ class Index:
         cached = self._term_cache.get(term)
         if cached is not None:
             return cached
-        _, bnorm, hnorm, tnorm, gnorm = self._normalisers(params)
+        avg = self._averages()
+        # w_f / (1 - b_f + b_f * len / avglen) = w_f / (base_f + slope_f * len)
+        w_b, base_b, slope_b = params.w_body, 1 - params.b_body, params.b_body / avg["blen"]
+        w_h, base_h, slope_h = params.w_headings, 1 - params.b_headings, params.b_headings / avg["hlen"]
+        w_t, base_t, slope_t = params.w_title, 1 - params.b_title, params.b_title / avg["tlen"]
+        w_g, base_g, slope_g = params.w_tags, 1 - params.b_tags, params.b_tags / avg["glen"]
+        blen, hlen = self.sec_blen, self.sec_hlen
         sec_note = self.sec_note
         tf_tilde: dict[int, float] = {}
         postings = self.sections.get(term)
@@ -561,10 +718,10 @@ class Index:
                 raise IndexCorruptError(f"postings of {term!r} point past the last section")
             for sid, code in zip(ids, codes):
                 if sec_note[sid] >= 0:
-                    if code < 256:
-                        tf_tilde[sid] = code * bnorm[sid]
-                    else:
-                        tf_tilde[sid] = (code & 255) * bnorm[sid] + (code >> 8) * hnorm[sid]
+                    value = (code & 255) * w_b / (base_b + slope_b * blen[sid])
+                    if code >= 256:
+                        value += (code >> 8) * w_h / (base_h + slope_h * hlen[sid])
+                    tf_tilde[sid] = value
         field_postings = self.note_fields.get(term)
         if field_postings is not None:
             notes = self.notes
@@ -574,7 +731,9 @@ class Index:
             for nid, code in zip(ids, codes):
                 if notes[nid] is None:
                     continue
-                extra = (code & 255) * tnorm[nid] + (code >> 8) * gnorm[nid]
+                extra = (code & 255) * w_t / (base_t + slope_t * self.note_tlen[nid]) + (
+                    code >> 8
+                ) * w_g / (base_g + slope_g * self.note_glen[nid])
                 first = self.note_first[nid]
                 for sid in range(first, first + self.note_count[nid]):
                     tf_tilde[sid] = tf_tilde.get(sid, 0.0) + extra
@@ -585,11 +744,21 @@ class Index:
         factor = idf * (k1 + 1.0)
         contrib = {sid: factor * x / (k1 + x) for sid, x in tf_tilde.items()}
         note_best: dict[int, float] = {}
+        note_best_sid: dict[int, int] = {}
+        note_second: dict[int, float] = {}
         for sid, value in contrib.items():
             nid = sec_note[sid]
-            if value > note_best.get(nid, 0.0):
+            best = note_best.get(nid)
+            if best is None:
                 note_best[nid] = value
-        result = TermScores(contrib, note_best, df, idf)
+                note_best_sid[nid] = sid
+            elif value > best:
+                note_best[nid] = value
+                note_best_sid[nid] = sid
+                note_second[nid] = best
+            elif value > note_second.get(nid, 0.0):
+                note_second[nid] = value
+        result = TermScores(contrib, note_best, note_best_sid, note_second, df, idf)
         self._term_cache[term] = result
         self._term_cached_postings += df
         while self._term_cached_postings > _TERM_CACHE_POSTINGS and len(self._term_cache) > 1:
@@ -626,13 +795,17 @@ class Index:
 
     # -- serialisation ---------------------------------------------------------------
 
-    def to_json(self) -> dict:
+    def to_store(self) -> tuple[dict, list[bytes]]:
+        """(header part, compressed postings blocks) to write; changes nothing."""
         notes = []
         for meta in self.notes:
             notes.append(
                 None if meta is None else [meta.get(k) for k in (*_NOTE_FIELDS, "warnings")]
             )
-        return {
+        section_packed, section_blocks = self.sections.pack(0)
+        offset = sum(len(b) for b in section_blocks)
+        field_packed, field_blocks = self.note_fields.pack(offset)
+        header = {
             "note_fields_order": [*_NOTE_FIELDS, "warnings"],
             "notes": notes,
             "note_first": _encode_ints(self.note_first),
@@ -647,16 +820,21 @@ class Index:
             "sec_hlen": _encode_ints(self.sec_hlen),
             "sec_stale": base64.b64encode(bytes(self.sec_stale)).decode("ascii"),
             "sec_heading": self.sec_heading,
-            "sec_chain": self.sec_chain,
-            "sections": self.sections.dump(),
-            "note_fields": self.note_fields.dump(),
+            "sections": section_packed,
+            "note_fields": field_packed,
             "sums": self._sum,
             "live_sections": self.live_sections,
             "live_notes": self.live_notes,
         }
+        return header, section_blocks + field_blocks
+
+    def adopt(self, header: dict, reader) -> None:
+        """After ``header`` was written with its blocks to ``reader``'s file: read from it."""
+        self.sections.adopt(header["sections"], reader)
+        self.note_fields.adopt(header["note_fields"], reader)
 
     @classmethod
-    def from_json(cls, data: dict) -> Index:
+    def from_store(cls, data: dict, reader=None) -> Index:
         index = cls()
         order = data["note_fields_order"]
         for nid, row in enumerate(data["notes"]):
@@ -678,9 +856,8 @@ class Index:
         index.sec_hlen = _decode_ints(data["sec_hlen"])
         index.sec_stale = bytearray(base64.b64decode(data["sec_stale"]))
         index.sec_heading = list(data["sec_heading"])
-        index.sec_chain = list(data["sec_chain"])
-        index.sections = _PostingMap(data["sections"])
-        index.note_fields = _PostingMap(data["note_fields"])
+        index.sections = _PostingMap(data["sections"], reader)
+        index.note_fields = _PostingMap(data["note_fields"], reader)
         index._sum = {k: int(v) for k, v in data["sums"].items()}
         index.live_sections = int(data["live_sections"])
         index.live_notes = int(data["live_notes"])

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -188,10 +189,10 @@ def rank(
 ) -> list[RankedNote]:
     """The top ``limit`` notes, best first (see the module docstring for the order).
 
-    Exact top-k with pruning: every candidate note gets an upper bound (the sum of
-    its best section score per term, times 1 + ``second_weight``, times the largest
-    possible multiplier); notes are scored exactly in decreasing bound order until
-    the next bound cannot beat the k-th score. Notes covering every required unit are
+    Exact top-k with pruning: every candidate note gets an upper bound (per term, its
+    best plus ``second_weight`` times its second-best section score, summed, times
+    the largest possible multiplier); notes are scored exactly in decreasing bound
+    order until the next bound cannot beat the k-th score. Notes covering every required unit are
     ranked first, so the rest are looked at only when they are too few.
     """
     params = params or RankingParams()
@@ -199,7 +200,7 @@ def rank(
     active = [(ts, w) for ts, w in zip(scores, weights) if ts.df]
     if not active:
         return []
-    bound_factor = (1.0 + params.second_weight) * (1.0 + params.recency_boost) * multiplier_max
+    bound_factor = (1.0 + params.recency_boost) * multiplier_max
 
     full: set | None = None
     if plan.required:
@@ -211,15 +212,23 @@ def rank(
     full = full or set()
 
     def exact(nid: int, is_full: bool) -> RankedNote:
-        section_scores = []
-        for sid in index.note_sections(nid):
-            value = 0.0
-            for ts, w in active:
-                c = ts.contrib.get(sid)
-                if c is not None:
-                    value += w * c
-            if value > 0.0:
-                section_scores.append((value, sid))
+        # Only the terms present in the note are visited; a term found in a single
+        # section of it needs no scan of the note's sections.
+        by_section: dict[int, float] = {}
+        for ts, w in active:
+            best_value = ts.note_best.get(nid)
+            if best_value is None:
+                continue
+            if nid in ts.note_second:
+                contrib = ts.contrib
+                for sid in index.note_sections(nid):
+                    c = contrib.get(sid)
+                    if c is not None:
+                        by_section[sid] = by_section.get(sid, 0.0) + w * c
+            else:
+                sid = ts.note_best_sid[nid]
+                by_section[sid] = by_section.get(sid, 0.0) + w * best_value
+        section_scores = [(value, sid) for sid, value in by_section.items()]
         section_scores.sort(reverse=True)
         best_score, best = section_scores[0]
         second = section_scores[1][0] if len(section_scores) > 1 else 0.0
@@ -248,29 +257,25 @@ def rank(
         coverage = covered / max(len(plan.units), 1)
         return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
 
-    def bound(nid: int) -> float:
-        total = 0.0
-        for ts, w in active:
-            b = ts.note_best.get(nid)
-            if b is not None:
-                total += w * b
-        return total * bound_factor
+    # Upper bounds per candidate note: best + sw * second <= sum over terms of
+    # (best_t + sw * second_t), because the two sections take each term's score from
+    # two different sections of the note. Summed term by term over plain dicts: the
+    # cheapest way to touch every candidate once.
+    bounds: dict[int, float] = {}
+    for ts, w in active:
+        get = bounds.get
+        for nid, value in ts.note_bounds(params.second_weight).items():
+            bounds[nid] = get(nid, 0.0) + w * value
 
-    def top_of(pool, is_full: bool, k: int) -> list[RankedNote]:
-        if allowed is not None:
-            pool = [nid for nid in pool if allowed(nid)]
+    def top_of(pool: dict[int, float], is_full: bool, k: int) -> list[RankedNote]:
         if not pool or k <= 0:
             return []
-        if len(active) == 1:
-            best_of = active[0][0].note_best
-            weight = active[0][1] * bound_factor
-            ordered = sorted(((best_of[n] * weight, n) for n in pool), reverse=True)
-        else:
-            ordered = sorted(((bound(n), n) for n in pool), reverse=True)
         found: list[tuple[float, int, RankedNote]] = []
-        for ub, nid in ordered:
-            if len(found) >= k and ub <= found[0][0]:
+        for nid, ub in sorted(pool.items(), key=operator.itemgetter(1), reverse=True):
+            if len(found) >= k and ub * bound_factor <= found[0][0]:
                 break
+            if allowed is not None and not allowed(nid):
+                continue
             note = exact(nid, is_full)
             item = (note.score, -nid, note)
             if len(found) < k:
@@ -279,13 +284,12 @@ def rank(
                 heapq.heapreplace(found, item)
         return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
 
-    ranked = top_of(full, True, limit)
+    full_pool = {nid: bounds[nid] for nid in full if nid in bounds}
+    ranked = top_of(full_pool, True, limit)
     if len(ranked) < limit:
-        rest: set = set()
-        for ts, _ in active:
-            rest.update(ts.note_best.keys())
-        rest -= full
-        ranked += top_of(rest, False, limit - len(ranked))
+        for nid in full_pool:
+            del bounds[nid]
+        ranked += top_of(bounds, False, limit - len(ranked))
     return ranked
 
 

@@ -49,3 +49,22 @@ def vault(tmp_path) -> VaultFactory:
 
 
 EXAMPLE_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
+
+
+def cache_text(path: Path) -> str:
+    """Everything the search-index cache file holds, decompressed, as one string."""
+    import json
+
+    from birkin_mnemosyne.cache import BlockFile
+    from birkin_mnemosyne.engine import INDEX_FORMAT
+
+    reader = BlockFile(path, expect_format=INDEX_FORMAT)
+    try:
+        parts = [json.dumps(reader.header, ensure_ascii=False)]
+        index = reader.header["index"]
+        for name in ("sections", "note_fields"):
+            for _, offset, length in index[name]["blocks"]:
+                parts.append(reader.block(offset, length))
+        return "\n".join(parts)
+    finally:
+        reader.close()

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-import zlib
 
 import pytest
+from conftest import cache_text
 
 from birkin_mnemosyne import InvalidInputError, Mnemosyne, VaultNotFoundError
+from birkin_mnemosyne.cache import BlockFile, write_block_file
 from birkin_mnemosyne.engine import INDEX_FORMAT
 
 HIT_KEYS = {
@@ -222,41 +223,85 @@ def test_incremental_refresh_add_edit_delete_rename(ops):
     assert again.refresh()["added"] == 0
 
 
-def test_cache_is_versioned_zlib_json_and_reused(ops):
+def test_cache_is_a_versioned_block_file_and_reused(ops):
     engine = Mnemosyne(ops.root)
     engine.refresh()
-    data = json.loads(zlib.decompress(engine.cache_path.read_bytes()))
-    assert data["format"] == INDEX_FORMAT
+    reader = BlockFile(engine.cache_path, expect_format=INDEX_FORMAT)
+    assert reader.header["format"] == INDEX_FORMAT
+    reader.close()
+    assert "restor" in cache_text(engine.cache_path)
     second = Mnemosyne(ops.root)
     result = second.refresh()
     assert result["added"] == 0 and result["notes"] == 4
     assert second.warnings == []
+    assert second.search("restore")[0]["path"] == "runbooks/postgres-restore.md"
+
+
+def _damage_header(path, change):
+    reader = BlockFile(path, expect_format=INDEX_FORMAT)
+    header = reader.header
+    blocks = []
+    for name in ("sections", "note_fields"):
+        for _, offset, length in header["index"][name]["blocks"]:
+            blocks.append(reader.raw_block(offset, length))
+    reader.close()
+    change(header)
+    write_block_file(path, header, blocks)
 
 
 @pytest.mark.parametrize(
-    "payload",
-    [b"not zlib at all", zlib.compress(b"{broken json"), zlib.compress(b'{"format": "other/9"}')],
-    ids=["garbage", "bad-json", "foreign-format"],
+    "damage",
+    [
+        lambda p: p.write_bytes(b"not a block file at all"),
+        lambda p: p.write_bytes(p.read_bytes()[:40]),
+        lambda p: p.write_bytes(p.read_bytes()[:-20] + b"x" * 20),
+        lambda p: _damage_header(p, lambda h: h.update(format="other/9")),
+        lambda p: _damage_header(p, lambda h: h["index"].update(sec_heading=[])),
+    ],
+    ids=["garbage", "truncated-header", "damaged-block", "foreign-format", "bad-columns"],
 )
-def test_corrupt_cache_is_rebuilt_with_one_warning(ops, payload):
+def test_damaged_cache_is_rebuilt_with_one_warning(ops, damage):
     engine = Mnemosyne(ops.root)
     engine.refresh()
-    engine.cache_path.write_bytes(payload)
+    engine.close()
+    damage(engine.cache_path)
     fresh = Mnemosyne(ops.root)
+    assert fresh.search("restore")[0]["path"] == "runbooks/postgres-restore.md"
     assert fresh.search("milk")[0]["path"] == "inbox.md"
     assert len(fresh.warnings) == 1 and "rebuilding" in fresh.warnings[0]
-    json.loads(zlib.decompress(fresh.cache_path.read_bytes()))  # rewritten valid
+    fresh.close()
+    assert "restor" in cache_text(fresh.cache_path)  # rewritten whole
 
 
-def test_damaged_cache_columns_are_rebuilt(ops):
-    engine = Mnemosyne(ops.root)
+def _index_header(path):
+    reader = BlockFile(path, expect_format=INDEX_FORMAT)
+    try:
+        return reader.header["index"]
+    finally:
+        reader.close()
+
+
+def test_incremental_saves_keep_a_delta_then_merge(ops, monkeypatch):
+    import birkin_mnemosyne.index as index_module
+
+    engine = Mnemosyne(ops.root, refresh_interval=3600)
     engine.refresh()
-    data = json.loads(zlib.decompress(engine.cache_path.read_bytes()))
-    data["index"]["sec_heading"] = []
-    engine.cache_path.write_bytes(zlib.compress(json.dumps(data).encode()))
-    fresh = Mnemosyne(ops.root)
-    assert fresh.search("milk")[0]["path"] == "inbox.md"
-    assert "damaged" in fresh.warnings[0]
+    base = _index_header(engine.cache_path)["sections"]
+    assert base["delta"] == {} and base["blocks"]
+    monkeypatch.setattr(index_module, "DELTA_SHARE", 1e9)  # never merge
+    for i in range(3):
+        ops.write(f"extra/n{i}.md", f"# Extra {i}\n\nzeppelin hangar {i}\n")
+        engine.refresh(paths=[f"extra/n{i}.md"])
+    small = _index_header(engine.cache_path)["sections"]
+    assert "hangar" in small["delta"] and small["blocks"] == base["blocks"]
+    assert len(Mnemosyne(ops.root).search("zeppelin", limit=50)) == 3
+    monkeypatch.setattr(index_module, "DELTA_SHARE", 0.0)  # merge at the next save
+    ops.write("extra/n3.md", "# Extra 3\n\nzeppelin hangar 3\n")
+    engine.refresh(paths=["extra/n3.md"])
+    merged = _index_header(engine.cache_path)["sections"]
+    assert merged["delta"] == {} and "hangar" in cache_text(engine.cache_path)
+    assert len(Mnemosyne(ops.root).search("zeppelin", limit=50)) == 4
+    assert len(engine.search("zeppelin", limit=50)) == 4
 
 
 def test_missing_vault_is_an_error_and_nothing_is_created(tmp_path):
@@ -285,9 +330,12 @@ def test_unwritable_cache_still_searches(ops, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(engine_module, "write_json_z", refuse)
+    monkeypatch.setattr(engine_module, "write_block_file", refuse)
     engine = Mnemosyne(ops.root)
     assert engine.search("milk")[0]["path"] == "inbox.md"
+    ops.write("late.md", "# Late\n\nzeppelin\n")
+    assert engine.refresh()["added"] == 1
+    assert engine.search("zeppelin")[0]["path"] == "late.md"
     assert sum("not cached" in w for w in engine.warnings) == 1
 
 
@@ -367,3 +415,15 @@ def test_parallel_rebuild_matches_serial(ops, monkeypatch):
     parallel.refresh(full=True)
     got = [(h["path"], h["heading"], h["score"]) for h in parallel.search("restore dump database")]
     assert got == expected
+
+
+def test_refresh_of_named_paths_only(ops):
+    engine = Mnemosyne(ops.root, refresh_interval=3600)
+    engine.search("milk")
+    ops.write("a.md", "# A\n\nzeppelin\n")
+    ops.write("b.md", "# B\n\nzeppelin\n")
+    (ops.root / "inbox.md").unlink()
+    result = engine.refresh(paths=["a.md", "inbox.md"])
+    assert (result["added"], result["deleted"]) == (1, 1)
+    assert [h["path"] for h in engine.search("zeppelin")] == ["a.md"]
+    assert engine.search("milk") == []

@@ -37,6 +37,8 @@ LAYERS = {
     "profiles": 3,
     "evaluate": 3,
     "memory": 4,
+    "notes_io": 4,
+    "digest": 4,
     "cli": 5,
     "mcp_server": 5,
     "__main__": 5,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import zlib
 
 import pytest
+from conftest import cache_text
 
 from birkin_mnemosyne import Mnemosyne, RedactionError
 from birkin_mnemosyne.redact import write_secret_hashes
@@ -62,7 +62,7 @@ def test_no_secret_in_search_output_or_cache(secret_vault):
     engine = Mnemosyne(secret_vault.root)
     output = _all_outputs(engine)
     assert "[REDACTED:" in output
-    cache = zlib.decompress(engine.cache_path.read_bytes()).decode("utf-8")
+    cache = cache_text(engine.cache_path)
     for name, secret in PLANTED.items():
         assert secret not in output, name
         assert secret not in cache, name
@@ -85,7 +85,7 @@ def test_secret_hash_file_redacts_live_secrets(vault):
     engine = Mnemosyne(vault.root)
     hit = engine.search("office wifi key")[0]
     assert live not in hit["snippet"] and "[REDACTED:" in hit["snippet"]
-    assert live not in zlib.decompress(engine.cache_path.read_bytes()).decode("utf-8")
+    assert live not in cache_text(engine.cache_path)
 
 
 def test_missing_hash_file_fails_closed(vault):

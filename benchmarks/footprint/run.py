@@ -102,7 +102,7 @@ def bench_size(size: int, workdir: Path, runs: int, queries: list[str]) -> dict:
     qfile.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
     print(f"[{size:,}] full build ...", file=sys.stderr)
     build = _child(BUILD, str(vault))
-    cache = vault / ".mnemosyne" / "cache" / "index.json.z"
+    cache = vault / ".mnemosyne" / "cache" / "search-index.blocks"
     print(f"[{size:,}] cold start x{runs} ...", file=sys.stderr)
     cold_ms = _cold(vault, queries, runs)
     print(f"[{size:,}] warm queries ...", file=sys.stderr)
