@@ -14,7 +14,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
-import posixpath
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -40,7 +39,7 @@ log = logging.getLogger("birkin_mnemosyne")
 INDEX_FORMAT = "mnemosyne-index/4"
 INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
-RECIPE_VERSION = 2
+RECIPE_VERSION = 3
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rewrite postings without tombstones once this share of ids is dead.
@@ -585,6 +584,7 @@ class Mnemosyne:
     def _section_text(self, index: Index, nid: int, sid: int) -> str | None:
         """The redacted text of one section, read from the file now."""
         from .document import decode_note
+
         meta = index.notes[nid]
         try:
             data = (self.vault / meta["path"]).read_bytes()

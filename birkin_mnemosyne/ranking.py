@@ -22,15 +22,14 @@ Order of a result list (``rank``)::
 The verdict (``verdict``) reports three signals and calls a search weak when
 
 * there is no hit, or
-* the top note covers less than ``weak_coverage`` of the query's non-stopword units
-  (counting units absent from the vault: "is there anything about Kafka?" with no
-  Kafka note covers at most one of two), or
+* the top note covers less than ``weak_coverage`` of the query's units, weighting
+  each unit by its idf (a unit absent from the vault weighs as the rarest term, so
+  "is there anything about Kafka?" without a Kafka note covers nothing), or
 * the top note's best section scores under ``weak_ratio`` of what the query could
-  achieve (the sum of its units' idf, i.e. every unit present once in a section of
-  average length).
+  achieve (every unit present once in a section of average length).
 
-The thresholds are first guesses documented here; benchmarks/retrieval calibrates
-them on its dev split.
+The thresholds were set on examples/cases.yaml (see docs/explanation/search.md) and
+are to be recalibrated on the retrieval benchmark's dev split.
 """
 
 from __future__ import annotations
@@ -56,8 +55,8 @@ class RankingParams:
     stale_factor: float = 0.7
     recency_boost: float = 0.05
     recency_half_life_days: float = 180.0
-    part_coverage: float = 0.75
-    weak_coverage: float = 0.6
+    part_coverage: float = 0.6
+    weak_coverage: float = 0.45
     weak_ratio: float = 0.15
     also_min_share: float = 0.25
     # Expansion tiers score below the query's own words (weights < 1).
@@ -305,6 +304,36 @@ def _recency(date: str, today: float, params: RankingParams) -> float:
     return math.pow(0.5, age_days / params.recency_half_life_days)
 
 
+def _unit_weights(plan: QueryPlan, scores: list[TermScores], nid: int | None):
+    """Per content unit: (weight, covered share in note ``nid``), for the verdict.
+
+    A unit's weight is its idf (a unit absent from the vault counts as the rarest term
+    seen, so an unknown word weighs most). A unit found whole counts fully; else the
+    idf-weighted share of its parts found in the note. Parts absent from the whole
+    vault are left out: in a CJK run they are mostly question words ("怎么办").
+    """
+    known = [ts.idf for ts in scores if ts.df]
+    rarest = max(known) if known else 1.0
+    out = []
+    for whole, parts in plan.unit_terms:
+        ws = scores[whole]
+        if nid is not None and nid in ws.note_best:
+            out.append((ws.idf if ws.df else rarest, 1.0))
+            continue
+        present = [scores[p] for p in parts if scores[p].df]
+        if ws.df:
+            weight = ws.idf
+        elif present:
+            weight = sum(p.idf for p in present) / len(present)
+        else:
+            out.append((rarest, 0.0))
+            continue
+        total = sum(p.idf for p in present)
+        found = sum(p.idf for p in present if nid is not None and nid in p.note_best)
+        out.append((weight, found / total if total else 0.0))
+    return out
+
+
 def verdict(
     plan: QueryPlan,
     scores: list[TermScores],
@@ -314,23 +343,26 @@ def verdict(
 ) -> dict:
     """The weak-match verdict and the signals it was decided from."""
     params = params or RankingParams()
-    n_units = max(len(plan.units), 1)
-    vault_coverage = len(plan.required) / n_units
+    weights = _unit_weights(plan, scores, top.nid if top else None)
+    total = sum(w for w, _ in weights) or 1.0
+    coverage = sum(w * c for w, c in weights) / total
     known = [ts.idf for ts in scores if ts.df]
     rarest = max(known) if known else 1.0
-    # What the query could score: each unit once in an average section; a unit no
-    # note contains counts as the rarest term seen.
-    achievable = sum(
-        scores[whole].idf if scores[whole].df else rarest for whole, _ in plan.unit_terms
+    absent = sum(
+        rarest
+        for whole, parts in plan.unit_terms
+        if not scores[whole].df and not any(scores[p].df for p in parts)
     )
+    vault_coverage = 1.0 - absent / total
+    # What the query could score: each unit once in an average section.
+    achievable = sum(w for w, _ in weights)
     ratio = (top.best_section_score / achievable) if (top and achievable) else 0.0
-    coverage = top.coverage if top else 0.0
     weak = top is None or coverage < params.weak_coverage or ratio < params.weak_ratio
     return {
         "no_strong_match": weak,
         "signals": {
             "top_coverage": round(coverage, 3),
-            "vault_coverage": round(vault_coverage, 3),
+            "vault_coverage": round(max(vault_coverage, 0.0), 3),
             "top_ratio": round(min(ratio, 1.0), 3),
         },
     }

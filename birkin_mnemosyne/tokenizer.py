@@ -532,7 +532,7 @@ _STOPWORD_TEXT = {
         where why how not no nor so than too very can could will would shall should may
         might must i me my we our you your he him his she her they them their us all any
         some each both few more most other such only own same just also via per up out off
-        again once s t""",
+        again once s t anything something everything nothing anyone someone""",
     "es": """el la los las un una unos unas y e o u de del al a en con por para sobre entre
         que quien como cuando donde es son fue ser estar esta este esto estos estas ese esa
         eso lo le les se su sus mi mis tu no si ya muy más pero también porque hay""",

@@ -37,7 +37,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
-from itertools import accumulate
+from itertools import accumulate, product
 from pathlib import Path
 from typing import TypeVar
 
@@ -140,6 +140,11 @@ KO_NOUNS = _words(
 컨테이너 패키지 라이브러리 모듈 함수 클래스 인터페이스 지원 수동 자동 안정성 가용성
 보안 접근 감사 기록 보관 정리 순환 전환 복구 지침 체크리스트 인수인계 런북 교훈 메모
 주의사항 원칙 습관 선호 도구 편집기 터미널 단축키 템플릿 규칙집 회의록 질문 답변
+견적 사내 문의 고객지원 환불 할인 구독 요금제 체험판 가입 로그인 세션 장바구니 결제수단
+영수증 세금 회계 감사로그 개인정보 암호화 방화벽 라우터 스위치 가상머신 노트북 프린터
+와이파이 공유기 전원 냉각 하드웨어 펌웨어 드라이버 커널 패치 취약점 보안점검 침해 격리
+대응 보고 공지 점검창 다운타임 가동률 응답시간 처리량 동시접속 세션수 큐길이 재처리
+중복 누락 정합성 검수 배치작업 야간작업 스케줄러 알림채널 호출 당번 교대 인계 회고록
 """
 )
 
@@ -173,6 +178,11 @@ JA_NOUNS = _words(
 関数 クラス 手動 自動 安定性 可用性 セキュリティ アクセス 監査 記録 保管 整理 切り替え
 復旧 指針 チェックリスト 引き継ぎ 教訓 メモ 注意点 原則 習慣 好み ツール エディタ
 ターミナル テンプレート 議事録 質問 回答 見積もり 社内 顧客対応 問い合わせ
+返金 割引 購読 料金プラン 試用 登録 ログイン セッション カート 決済手段 領収書 税金
+会計 監査ログ 個人情報 暗号化 ファイアウォール ルーター スイッチ 仮想マシン ノートPC
+プリンター 無線LAN 電源 冷却 ハードウェア ファームウェア ドライバ カーネル パッチ 脆弱性
+診断 侵害 隔離 報告 告知 メンテナンス ダウンタイム 稼働率 応答時間 処理量 同時接続
+キュー長 再処理 重複 欠落 整合性 検収 夜間バッチ スケジューラ 当番 交代 呼び出し 振替
 """
 )
 
@@ -202,6 +212,10 @@ ZH_WORDS = _words(
 镜像 容器 依赖包 库 模块 函数 手动 自动 稳定性 可用性 安全 访问 审计 记录 保留 清理
 轮换 切换 指南 清单 交接 手册 教训 笔记 注意事项 原则 习惯 偏好 工具 编辑器 终端 模板
 会议纪要 提问 回答 估算 上线 下线 扩容 缩容 限流 降级 熔断 灰度 压测 排查 定位 修复
+退款 折扣 订阅 套餐 试用 注册 登录 会话 购物车 支付方式 收据 税务 财务 审计日志 个人信息
+加密 防火墙 路由器 交换机 虚拟机 笔记本 打印机 无线网络 电源 散热 硬件 固件 驱动 内核
+补丁 漏洞 安全检查 入侵 隔离 上报 公告 维护窗口 停机 可用率 响应时间 吞吐量 并发 队列长度
+重放 重复 丢失 一致性 验收 定时任务 调度器 值班 轮班 告警升级 交接班 周报 月报 年度
 """
 )
 
@@ -230,7 +244,13 @@ estabilidad disponibilidad acceso auditoría conservación limpieza rotación re
 guía lista traspaso lección nota preferencia herramienta editor terminal plantilla acta
 pregunta respuesta estimación funciona falla tarda reiniciamos comprobamos cambiamos
 añadimos borramos subimos esperamos necesitamos conviene debemos podemos revisamos
-arreglamos migramos instalamos actualizamos
+arreglamos migramos instalamos actualizamos reembolso descuento suscripción tarifa alta
+sesión carrito recibo impuesto contabilidad cifrado cortafuegos enrutador conmutador
+máquina virtual portátil impresora wifi corriente refrigeración hardware firmware
+controlador núcleo parche vulnerabilidad auditoría intrusión aislamiento aviso
+mantenimiento caída disponibilidad latencia rendimiento concurrencia longitud duplicado
+pérdida coherencia programador guardia turno escalado relevo semana mes informe anual
+tienda almacén pedido proveedor entrega envío devolución catálogo precio stock
 """
 )
 
@@ -259,7 +279,13 @@ automatisch Stabilität Verfügbarkeit Zugriff Prüfprotokoll Aufbewahrung Berei
 Rotation Umschaltung Leitfaden Checkliste Übergabe Lektion Notiz Vorliebe Werkzeug
 Vorlage Frage Schätzung prüfen läuft dauert geändert hinzugefügt gelöscht aktualisiert
 migriert eingerichtet installiert müssen sollten können wurde neu gestartet langsam
-schnell sicher wichtig dringend fertig offen erledigt
+schnell sicher wichtig dringend fertig offen erledigt Erstattung Rabatt Abonnement
+Tarif Anmeldung Sitzung Warenkorb Beleg Steuer Buchhaltung Verschlüsselung Firewall
+Router Switch Maschine Laptop Drucker Stromversorgung Kühlung Hardware Firmware Treiber
+Kern Sicherheitslücke Audit Einbruch Isolierung Meldung Wartung Ausfallzeit
+Verfügbarkeit Antwortzeit Durchsatz Gleichzeitigkeit Länge Duplikat Verlust Konsistenz
+Abnahme Zeitplan Planer Bereitschaft Schicht Eskalation Wochenbericht Monatsbericht
+Lager Lieferung Versand Rücksendung Katalog Preis Bestand Filiale Standort
 """
 )
 
@@ -426,7 +452,7 @@ ABSENT_TERMS = (
     "カブトムシ",
     "양자 컴퓨터",
     "Quantencomputer",
-    "contabilidad cuántica",
+    "astrología cuántica",
 )
 
 FIRST_DAY = datetime.date(2024, 1, 1).toordinal()
@@ -496,29 +522,28 @@ RARE_SYLLABLES = _words(
     "ka ri to na mo se lu vi den bar kel tor min zan pra sol gru fen dak vor lis ber "
     "tam qui nex por ul ev ax om ar is on en ta ko mi re ha zu do fa ni go"
 )
-RARE_WORD_COUNT = 40_000
 # Rare word i is weighted as if it had rank i + 300, so the tail starts below the
-# dictionary words. Resulting rank-frequency on a 10k-note vault (seed 7, Latin-script
-# tokens): rank 1 ~110,000, rank 10 ~35,000, rank 100 ~6,400, rank 1,000 ~290,
-# rank 10,000 ~9; about 35,000 distinct words.
+# dictionary words. Measured rank-frequency of Latin-script tokens (seed 7, 10k notes):
+# rank 1 ~109,000, rank 10 ~37,000, rank 100 ~6,500, rank 1,000 ~290, rank 10,000 ~10;
+# 30k distinct words at 10k notes, 81k at 100k notes.
 RARE_RANK_OFFSET = 300
-RARE_STREAM_TOKENS = 1 << 18
+# Long-tail draws per note: the stream grows with the vault, so the number of
+# distinct terms keeps growing too (Heaps' law) instead of stopping at a fixed list.
+RARE_TOKENS_PER_NOTE = 6
 
 
 def _rare_words() -> list[str]:
     """Pseudo-words standing in for the long tail: customer, product and tool names.
 
-    Real vaults keep gaining new terms as they grow (Heaps' law); a few hundred
-    dictionary words cannot do that. These come from a fixed seed so every vault
-    shares the same list; paragraphs draw from it with Zipf weights
-    (``RARE_RANK_OFFSET``).
+    Real vaults keep gaining new terms as they grow; a few hundred dictionary words
+    cannot do that. Every two- and three-syllable combination (~80k words), in an
+    order fixed by its own seed so all vaults share the same ranking.
     """
-    rng = random.Random(0x5EED)
-    words = dict.fromkeys(
-        "".join(rng.choices(RARE_SYLLABLES, k=rng.randint(2, 4)))
-        for _ in range(RARE_WORD_COUNT * 2)
-    )
-    return [word for word in words if len(word) > 3][:RARE_WORD_COUNT]
+    words = ["".join(pair) for pair in product(RARE_SYLLABLES, repeat=2)]
+    words += ["".join(triple) for triple in product(RARE_SYLLABLES, repeat=3)]
+    words = [word for word in dict.fromkeys(words) if len(word) > 3]
+    random.Random(0x5EED).shuffle(words)
+    return words
 
 
 def _has_final_consonant(word: str) -> bool:
@@ -592,8 +617,9 @@ class _NotePlan:
 class _Generator:
     """Builds note text. One instance per vault; all randomness from ``self.rng``."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, notes: int = 1) -> None:
         self.rng = rng
+        self.notes = notes
         self.random = rng.random
         self.streams: dict[str, list[str]] = {}
         self.long_tails: dict[bool, list[str]] = {}
@@ -622,7 +648,8 @@ class _Generator:
         if not self.long_tails:
             rare = _rare_words()
             cumulative = _zipf_cumulative(len(rare), 1.0, RARE_RANK_OFFSET)
-            plain = self.rng.choices(rare, cum_weights=cumulative, k=RARE_STREAM_TOKENS)
+            size = max(1 << 16, self.notes * RARE_TOKENS_PER_NOTE)
+            plain = self.rng.choices(rare, cum_weights=cumulative, k=size)
             self.long_tails[False] = plain
             self.long_tails[True] = [f" {word} " for word in plain]
         return self.long_tails[padded]
@@ -857,7 +884,7 @@ class _Generator:
             parts.append(self.frontmatter(plan, topic))
         parts.append(f"# {plan.title}")
         if rng.random() < 0.5:
-            count = int(rng.triangular(15, 60, 25) * LENGTH_SCALE[lang])
+            count = int(rng.triangular(20, 60, 25) * LENGTH_SCALE[lang])
             parts.append(self.paragraph(lang, count, topic, links))
         # 2-8 sections, skewed towards fewer (mean about 4.5).
         sections = 2 + int(rng.random() ** 1.3 * 7)
@@ -1073,7 +1100,7 @@ def generate_vault(out: Path, notes: int, seed: int = DEFAULT_SEED) -> dict:
             "(the generator never overwrites an existing vault)"
         )
     rng = random.Random(seed)
-    gen = _Generator(rng)
+    gen = _Generator(rng, notes)
     plans = _plan(rng, gen, notes)
     folders = sorted({plan.folder for plan in plans})
     for folder in folders:
