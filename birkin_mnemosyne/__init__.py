@@ -19,6 +19,7 @@ from .errors import (
     VersionConflictError,
     WriteRefusedError,
 )
+from .memory import VaultMemory
 
 __all__ = [
     "AmbiguousKeyError",
@@ -34,6 +35,7 @@ __all__ = [
     "NoteNotFoundError",
     "PlanError",
     "RedactionError",
+    "VaultMemory",
     "VaultNotFoundError",
     "VersionConflictError",
     "WriteRefusedError",

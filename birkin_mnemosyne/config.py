@@ -22,6 +22,7 @@ key                    type      default    meaning
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import os
 from dataclasses import dataclass, field
@@ -56,6 +57,18 @@ class VaultConfig:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     budgets: dict = field(default_factory=dict)
     source: Path | None = None  # the file it came from, None for defaults
+
+    def type_for(self, path: str) -> str | None:
+        """The note type ``type_rules`` give a vault path (first matching glob), if any.
+
+        ``dir/**`` also matches files directly in ``dir``.
+        """
+        for pattern, name in self.type_rules:
+            if fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(
+                path, pattern.replace("**/", "")
+            ):
+                return name
+        return None
 
 
 def _expect(condition: bool, path: Path, message: str) -> None:

@@ -56,8 +56,10 @@ def discover(root: str | os.PathLike, *, include_archive: bool = False) -> dict[
                     if not prefix and name == ARCHIVE_DIR and not include_archive:
                         continue
                     stack.append((entry.path, f"{prefix}{name}/"))
-                elif name[-3:].lower() == ".md" and len(name) > 3 and entry.is_file(
-                    follow_symlinks=False
+                elif (
+                    name[-3:].lower() == ".md"
+                    and len(name) > 3
+                    and entry.is_file(follow_symlinks=False)
                 ):
                     st = entry.stat(follow_symlinks=False)
                     rel = prefix + name

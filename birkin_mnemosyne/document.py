@@ -10,7 +10,6 @@ without re-parsing.
 from __future__ import annotations
 
 import datetime as _dt
-import fnmatch
 import hashlib
 import posixpath
 import re
@@ -18,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .config import VaultConfig
 from .diagnostics import Diagnostic
 from .errors import LabelError
 from .frontmatter import parse_frontmatter
@@ -116,12 +116,7 @@ def _note_type(meta: dict, path: str, type_rules) -> str | None:
     declared = meta.get("type")
     if isinstance(declared, str) and declared.strip():
         return declared.strip()
-    for pattern, name in type_rules:
-        if fnmatch.fnmatchcase(path, pattern) or fnmatch.fnmatchcase(
-            path, pattern.replace("**/", "")
-        ):
-            return name
-    return None
+    return VaultConfig(type_rules=tuple(type_rules)).type_for(path)
 
 
 def _skipped(path: str, mtime_ns: int, size: int, version: str, diag: Diagnostic) -> NoteDoc:

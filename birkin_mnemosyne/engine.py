@@ -94,6 +94,7 @@ class Mnemosyne:
         self._redactor: Redactor | None = None
         self._index: Index | None = None
         self._keys: Counter | None = None  # stem (casefolded) -> live notes with it
+        self._key_map: tuple[Counter, dict[str, str]] | None = None
         self._live_count: int | None = None
         self._last_scan: float | None = None  # monotonic time of the last stat pass
         self._checked_at: float | None = None  # wall time of the last stat pass
@@ -372,17 +373,20 @@ class Mnemosyne:
         return self._keys
 
     def keys(self) -> dict[str, str]:
-        """path -> key for every live (non-archived) note.
+        """path -> key for every live (non-archived) note (the same dict until a change).
 
         The key is the file-name stem when no other live note shares it (compared
         case-insensitively), else the relative path without ``.md``.
         """
         counts = self._stem_counts()
-        return {
-            m["path"]: self._key(m["path"], counts)
-            for m in self.index.notes
-            if m is not None and not m["archived"]
-        }
+        if self._key_map is None or self._key_map[0] is not counts:
+            mapping = {
+                m["path"]: self._key(m["path"], counts)
+                for m in self.index.notes
+                if m is not None and not m["archived"]
+            }
+            self._key_map = (counts, mapping)
+        return self._key_map[1]
 
     @staticmethod
     def _key(path: str, counts: Counter) -> str:

@@ -40,7 +40,6 @@ import zlib
 from array import array
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -705,7 +704,11 @@ class Index:
         avg = self._averages()
         # w_f / (1 - b_f + b_f * len / avglen) = w_f / (base_f + slope_f * len)
         w_b, base_b, slope_b = params.w_body, 1 - params.b_body, params.b_body / avg["blen"]
-        w_h, base_h, slope_h = params.w_headings, 1 - params.b_headings, params.b_headings / avg["hlen"]
+        w_h, base_h, slope_h = (
+            params.w_headings,
+            1 - params.b_headings,
+            params.b_headings / avg["hlen"],
+        )
         w_t, base_t, slope_t = params.w_title, 1 - params.b_title, params.b_title / avg["tlen"]
         w_g, base_g, slope_g = params.w_tags, 1 - params.b_tags, params.b_tags / avg["glen"]
         blen, hlen = self.sec_blen, self.sec_hlen
