@@ -89,12 +89,15 @@ def read_json_z(path: Path, *, expect_format: str) -> dict:
     return _check_format(data, path.name, expect_format)
 
 
-def write_json_z(path: Path, data: dict, *, level: int = 6) -> int:
-    """Write ``data`` compressed and atomically; returns the byte size written."""
+def write_json_z(path: Path, data: dict, *, level: int = 6, root: Path | None = None) -> int:
+    """Write ``data`` compressed and atomically; returns the byte size written.
+
+    ``root`` (the vault) makes the write refuse a symlinked folder on the way.
+    """
     payload = zlib.compress(
         json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), level
     )
-    atomic_write_bytes(path, payload, durable=False)
+    atomic_write_bytes(path, payload, durable=False, root=root)
     return len(payload)
 
 
@@ -154,14 +157,17 @@ class BlockFile:
         self._finalizer()
 
 
-def write_block_file(path: Path, header: dict, blocks: list[bytes]) -> int:
+def write_block_file(
+    path: Path, header: dict, blocks: list[bytes], *, root: Path | None = None
+) -> int:
     """Write a block file atomically; ``blocks`` are already compressed. Returns its size.
 
-    The caller's header locates block ``i`` at offset ``sum(len(blocks[:i]))``.
+    The caller's header locates block ``i`` at offset ``sum(len(blocks[:i]))``;
+    ``root`` (the vault) makes the write refuse a symlinked folder on the way.
     """
     raw = zlib.compress(
         json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6
     )
     payload = b"".join([MAGIC, _HEADER_LEN.pack(len(raw)), raw, *blocks])
-    atomic_write_bytes(path, payload, durable=False)
+    atomic_write_bytes(path, payload, durable=False, root=root)
     return len(payload)

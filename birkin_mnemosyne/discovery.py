@@ -32,8 +32,14 @@ def _is_reparse_point(entry: os.DirEntry) -> bool:
     return bool(attrs & getattr(stat, "FILE_ATTRIBUTE_REPARSE_POINT", 0))
 
 
-def discover(root: str | os.PathLike, *, include_archive: bool = False) -> dict[str, FileStat]:
-    """Map each visible note's relative path to its stat; never follows links."""
+def discover(
+    root: str | os.PathLike, *, include_archive: bool = False, problems: list[str] | None = None
+) -> dict[str, FileStat]:
+    """Map each visible note's relative path to its stat; never follows links.
+
+    Folders that cannot be read are skipped; when ``problems`` is given, a sentence
+    naming each one is appended to it.
+    """
     root = Path(root)
     found: dict[str, FileStat] = {}
     stack: list[tuple[str, str]] = [(str(root), "")]
@@ -41,8 +47,13 @@ def discover(root: str | os.PathLike, *, include_archive: bool = False) -> dict[
         folder, prefix = stack.pop()
         try:
             entries = list(os.scandir(folder))
-        except OSError:
-            continue  # unreadable folder: nothing to index there
+        except OSError as exc:
+            if problems is not None:
+                problems.append(
+                    f"folder {prefix or '.'} skipped: cannot read it ({exc.strerror}); "
+                    "its notes are not searchable"
+                )
+            continue
         for entry in entries:
             name = entry.name
             if name.startswith("."):

@@ -22,7 +22,7 @@ from .diagnostics import Diagnostic
 from .errors import LabelError
 from .frontmatter import parse_frontmatter
 from .labels import normalize_label
-from .markdown import parse_markdown
+from .markdown import Section, parse_markdown
 from .redact import Redactor
 from .tokenizer import STOPWORDS, tokenize
 from .vault_paths import ARCHIVE_DIR, zone_of
@@ -200,7 +200,9 @@ def parse_note_bytes(
             )
         )
     fm = parse_frontmatter(text)
-    warnings.extend(Diagnostic(w.code, w.message, path, w.line) for w in fm.warnings)
+    warnings.extend(
+        Diagnostic(w.code, redactor.redact(w.message), path, w.line) for w in fm.warnings
+    )
     meta = fm.data if isinstance(fm.data, dict) else {}
     # Sections are cut from the raw body (offsets stay valid for later reads) and each
     # section is redacted before it is tokenized; a secret never spans a heading.
@@ -209,9 +211,12 @@ def parse_note_bytes(
     # Lines inside the body are offset by the frontmatter block in the file.
     line_shift = fm.body_offset and text.count("\n", 0, fm.body_offset)
     warnings.extend(
-        Diagnostic(w.code, w.message, path, (w.line + line_shift) if w.line else w.line)
+        Diagnostic(
+            w.code, redactor.redact(w.message), path, (w.line + line_shift) if w.line else w.line
+        )
         for w in md.warnings
     )
+    note_type = _note_type(meta, path, type_rules)
 
     title_raw = meta.get("title")
     title = str(title_raw).strip() if title_raw not in (None, "") else (md.h1 or "").strip()
@@ -224,13 +229,14 @@ def parse_note_bytes(
     labels = []
     for raw_label in _as_list(meta.get("labels")):
         try:
-            labels.append(normalize_label(raw_label))
+            labels.append(normalize_label(redactor.redact(raw_label)))
         except LabelError as exc:
-            warnings.append(Diagnostic("invalid_label", f"label ignored: {exc}", path))
+            message = redactor.redact(f"label ignored: {exc}")
+            warnings.append(Diagnostic("invalid_label", message, path))
     labels = sorted(set(labels))
     status = str(meta.get("status", "")).strip().lower()
     superseded_by = meta.get("superseded_by")
-    superseded_by = str(superseded_by).strip() if superseded_by else None
+    superseded_by = redactor.redact(str(superseded_by).strip()) if superseded_by else None
     created = _as_date(meta.get("created"))
     updated = _as_date(meta.get("updated"))
     name_date = _DATE_IN_NAME.search(posixpath.basename(path))
@@ -247,7 +253,10 @@ def parse_note_bytes(
     clean = not redactor.findings(body)
     redact = (lambda text: text) if clean else redactor.redact
     sections: list[SectionDoc] = []
-    for sec in md.sections:
+    # A note with no body (frontmatter only, empty) still gets one empty section, so
+    # its title, tags and file name make it findable.
+    md_sections = md.sections or (Section("", (), 0, 0, len(body), 1, 0),)
+    for sec in md_sections:
         chain = tuple(sec.chain)
         # The H1 is the note's title field; keep it out of the headings field so a
         # title word is not counted twice in every section.
@@ -290,7 +299,7 @@ def parse_note_bytes(
         title=title,
         zone=zone_of(path),
         archived=path.startswith(ARCHIVE_DIR + "/"),
-        note_type=_note_type(meta, path, type_rules),
+        note_type=redactor.redact(note_type) if note_type else None,
         tags=tags + aliases,
         labels=labels,
         date=date,
@@ -298,7 +307,7 @@ def parse_note_bytes(
         updated=updated,
         stale=status in _STALE_STATUS or superseded_by is not None,
         superseded_by=superseded_by,
-        links=sorted({link.target for link in md.links if link.target}),
+        links=sorted({redactor.redact(link.target) for link in md.links if link.target}),
         title_tf=Counter(index_terms(title)),
         tags_tf=Counter(index_terms(tags_text)),
         sections=sections,

@@ -1,7 +1,8 @@
 """``Mnemosyne``: the search engine over one vault.
 
-It keeps an ``Index`` in memory, loaded lazily from ``.mnemosyne/cache/index.json.z``
-and refreshed incrementally: a stat pass (``discovery``) finds added, changed and
+It keeps an ``Index`` in memory, loaded lazily from the block file
+``.mnemosyne/cache/search-index.blocks`` (docs/reference/index-format.md) and refreshed
+incrementally: a stat pass (``discovery``) finds added, changed and
 deleted notes and only those are re-parsed. ``search`` rescans at most every
 ``refresh_interval`` seconds (2 s by default); ``refresh()`` forces a pass.
 
@@ -13,8 +14,10 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import math
 import os
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -24,7 +27,7 @@ from .cache import BlockFile, CacheMiss, cache_dir, write_block_file
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
-from .errors import InvalidInputError, MnemosyneError, VaultNotFoundError
+from .errors import InvalidInputError, InvalidPathError, MnemosyneError, VaultNotFoundError
 from .index import BM25FParams, Index, IndexCorruptError
 from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import Redactor, load_secret_hashes
@@ -39,7 +42,7 @@ log = logging.getLogger("birkin_mnemosyne")
 INDEX_FORMAT = "mnemosyne-index/4"
 INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
-RECIPE_VERSION = 3
+RECIPE_VERSION = 4
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rewrite postings without tombstones once this share of ids is dead.
@@ -48,6 +51,21 @@ COMPACT_AT = 0.25
 PARALLEL_MIN = 2000
 PARALLEL_BATCH = 250
 MAX_WORKERS = 4
+
+
+# name (or prefix "w_"/"b_") -> (low, high, low excluded); others: finite and >= 0
+_RANGES = {
+    "k1": (0.0, None, True),
+    "w_": (0.0, None, False),
+    "b_": (0.0, 1.0, False),
+    "stale_factor": (0.0, 1.0, True),
+    "recency_half_life_days": (0.0, None, True),
+    "part_coverage": (0.0, 1.0, True),
+    "weak_coverage": (0.0, 1.0, False),
+    "weak_ratio": (0.0, 1.0, False),
+    "also_min_share": (0.0, 1.0, False),
+    "second_weight": (0.0, 1.0, False),
+}
 
 
 def _stem(path: str) -> str:
@@ -102,6 +120,7 @@ class Mnemosyne:
         self._updated_at: float | None = None
         self._cache_bytes: int | None = None
         self._cache_warned = False
+        self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
         self._reader: BlockFile | None = None  # the open cache file postings are read from
         self.warnings: list[str] = []  # engine-level (not per-file) warnings
 
@@ -129,6 +148,18 @@ class Mnemosyne:
         for name, value in overrides.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise InvalidInputError(f"ranking setting {name} must be a number, got {value!r}")
+            low, high, low_open = _RANGES.get(
+                name[:2] if name[:2] in ("w_", "b_") else name, (0.0, None, False)
+            )
+            if (
+                not math.isfinite(value)
+                or value < low
+                or (low_open and value == low)
+                or (high is not None and value > high)
+            ):
+                bound = f"more than {low}" if low_open else f"at least {low}"
+                bound += f" and at most {high}" if high is not None else ""
+                raise InvalidInputError(f"ranking setting {name} must be {bound}, got {value!r}")
 
     # -- plumbing --------------------------------------------------------------------
 
@@ -209,9 +240,9 @@ class Mnemosyne:
             old.close()  # Windows cannot replace a file that is open
             self._reader = old = None
         try:
-            write_block_file(self.cache_path, payload, blocks)
+            write_block_file(self.cache_path, payload, blocks, root=self.vault)
             reader = BlockFile(self.cache_path, expect_format=INDEX_FORMAT)
-        except (OSError, CacheMiss) as exc:
+        except (OSError, CacheMiss, InvalidPathError) as exc:
             if not self._cache_warned:
                 self._cache_warned = True
                 reason = getattr(exc, "strerror", None) or str(exc)
@@ -252,7 +283,9 @@ class Mnemosyne:
             on_disk = {p: st for p, st in self._stat_paths(wanted).items()}
             indexed = {p: index.notes[index.by_path[p]] for p in wanted if p in index.by_path}
         else:
-            on_disk = discover(self.vault, include_archive=True)
+            problems: list[str] = []
+            on_disk = discover(self.vault, include_archive=True, problems=problems)
+            self._folder_problems = problems
             self._last_scan = time.monotonic()
             self._checked_at = self.clock()
             indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
@@ -416,7 +449,9 @@ class Mnemosyne:
         exact: bool = False,
     ) -> dict:
         """Search the vault; returns the shared search shape (see DESIGN.md)."""
-        if not isinstance(query, str) or not query.strip():
+        if not isinstance(query, str):
+            raise InvalidInputError(f"the query must be a string, got {type(query).__name__}")
+        if not query.strip():
             raise InvalidInputError("the query is empty — pass the words to look for")
         if len(query) > MAX_QUERY_CHARS:
             raise InvalidInputError(
@@ -439,20 +474,32 @@ class Mnemosyne:
         allowed = self._note_filter(index, zone, required_labels, include_archive)
 
         units = [] if exact else query_units(query)
-        plan = plan_query(
-            units, index, expansions=expansions, expansion_units=query_units, params=self.ranking
-        )
+        try:
+            plan = plan_query(
+                units,
+                index,
+                expansions=expansions,
+                expansion_units=query_units,
+                params=self.ranking,
+            )
+            scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+        except IndexCorruptError as exc:
+            self._warn(f"rebuilding the search index: cache is damaged ({exc})")
+            self.refresh(full=True)
+            index = self._index
+            allowed = self._note_filter(index, zone, required_labels, include_archive)
+            plan = plan_query(
+                units,
+                index,
+                expansions=expansions,
+                expansion_units=query_units,
+                params=self.ranking,
+            )
+            scores = [index.term_scores(term, self.bm25) for term in plan.terms]
         if exact or not plan.units:
             # A literal, or a query of stopwords only (they are not indexed).
             ranked, signals_verdict, term_weights = self._exact(index, query, limit, allowed)
         else:
-            try:
-                scores = [index.term_scores(term, self.bm25) for term in plan.terms]
-            except IndexCorruptError as exc:
-                self._warn(f"rebuilding the search index: cache is damaged ({exc})")
-                self.refresh(full=True)
-                index = self._index
-                scores = [index.term_scores(term, self.bm25) for term in plan.terms]
             ranked = rank(
                 index,
                 plan,
@@ -507,10 +554,11 @@ class Mnemosyne:
             meta = notes[nid]
             if meta is None or (meta["archived"] and not include_archive):
                 return False
-            if zone is not None and not (
-                meta["zone"] == zone or meta["zone"].startswith(zone + "/")
-            ):
-                return False
+            if zone is not None:
+                # Folder names may be NFD on disk (macOS); the filter is NFC.
+                note_zone = unicodedata.normalize("NFC", meta["zone"])
+                if not (note_zone == zone or note_zone.startswith(zone + "/")):
+                    return False
             return not required_labels or matches_labels(meta["labels"] or [], required_labels)
 
         return allowed
@@ -546,7 +594,7 @@ class Mnemosyne:
             if allowed is not None and not allowed(nid):
                 continue
             meta = index.notes[nid]
-            if meta is None or not meta.get("indexed", True):
+            if meta is None or not meta.get("indexed", True) or not index.note_count[nid]:
                 continue
             body = self._body(meta["path"])
             if body is None:
@@ -689,7 +737,7 @@ class Mnemosyne:
             "updated_at": _iso(self._updated_at),
             "cache": {"path": str(self.cache_path), "bytes": self._cache_bytes},
             "warnings": [w.to_dict() for w in self.file_warnings()],
-            "engine_warnings": list(self.warnings),
+            "engine_warnings": list(self.warnings) + list(self._folder_problems),
             "mode": "lexical",
         }
 

@@ -57,7 +57,11 @@ _LITTLE = sys.byteorder == "little"
 
 @dataclass(frozen=True)
 class BM25FParams:
-    """Field weights and length normalisation. Defaults: see benchmarks/retrieval."""
+    """Field weights and length normalisation.
+
+    First choices (title and headings weigh more than body, as in most BM25F setups);
+    the retrieval benchmark's dev split is to tune them.
+    """
 
     k1: float = 1.2
     w_title: float = 3.0
@@ -840,10 +844,14 @@ class Index:
     def from_store(cls, data: dict, reader=None) -> Index:
         index = cls()
         order = data["note_fields_order"]
+        if sorted(order) != sorted((*_NOTE_FIELDS, "warnings")):
+            raise ValueError("index notes have other columns than this version writes")
         for nid, row in enumerate(data["notes"]):
             if row is None:
                 index.notes.append(None)
                 continue
+            if len(row) != len(order):
+                raise ValueError(f"index row {nid} has {len(row)} columns, not {len(order)}")
             meta = dict(zip(order, row))
             index.notes.append(meta)
             index.by_path[meta["path"]] = nid
@@ -861,7 +869,7 @@ class Index:
         index.sec_heading = list(data["sec_heading"])
         index.sections = _PostingMap(data["sections"], reader)
         index.note_fields = _PostingMap(data["note_fields"], reader)
-        index._sum = {k: int(v) for k, v in data["sums"].items()}
+        index._sum = {k: int(data["sums"][k]) for k in ("blen", "hlen", "tlen", "glen")}
         index.live_sections = int(data["live_sections"])
         index.live_notes = int(data["live_notes"])
         lengths = {len(index.notes), len(index.note_first), len(index.note_count)}

@@ -13,7 +13,7 @@ rule               refused
 ``traversal``      any ``..`` part
 ``hidden``         a part starting with ``.`` (``.git``, ``.mnemosyne``)
 ``reserved``       cache/tool folders: ``node_modules``, ``__pycache__``,
-                   and ``_archive`` unless the operation is about the archive
+                   and a top-level ``_archive`` unless the operation is about it
 ``windows_name``   characters ``<>:"|?*``, control characters, a trailing dot or
                    space, or a reserved device name (``CON``, ``nul.md``, ``COM1``)
 ``too_long``       a part over 255 UTF-8 bytes or a path over 1024
@@ -70,12 +70,13 @@ def _check_parts(raw: str, *, allow_archive: bool) -> list[str]:
     parts = [p for p in raw.split("/") if p not in ("", ".")]
     if not parts:
         raise _refuse("empty", raw, "give a vault-relative path such as 'runbooks/restore.md'")
-    for part in parts:
+    for position, part in enumerate(parts):
         if part == "..":
             raise _refuse("traversal", raw, "'..' may not appear in a vault path")
         if part.startswith("."):
             raise _refuse("hidden", raw, f"part {part!r} is hidden; hidden folders are not notes")
-        if part in SKIPPED_DIRS or (part == ARCHIVE_DIR and not allow_archive):
+        # Only the top-level _archive/ is the archive; projects/_archive/ is a folder.
+        if part in SKIPPED_DIRS or (part == ARCHIVE_DIR and position == 0 and not allow_archive):
             raise _refuse("reserved", raw, f"folder {part!r} is reserved")
         if _WINDOWS_BAD_CHARS.search(part):
             raise _refuse(

@@ -3,7 +3,8 @@
 Vault lookup, the same for every subcommand: ``--vault PATH`` (before or after the
 subcommand) > ``$MNEMOSYNE_VAULT`` > ``~/.birkin-mnemosyne/vault``; ``~`` is expanded
 even when quoted. Errors print one line, ``mnemosyne: error: <what> — <how to fix>``,
-and exit 1 (not found), 2 (invalid input, missing vault) or 3 (conflict, refused write).
+and exit 1 (not found), 2 (invalid input, missing vault), 3 (conflict, refused write)
+or 4 (an internal error: a bug to report).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from ..errors import MnemosyneError
 from . import read_commands
 
 DEFAULT_VAULT = "~/.birkin-mnemosyne/vault"
+# Exit status of an unexpected failure (a bug), distinct from 1-3.
+INTERNAL_ERROR = 4
 
 EPILOG = """examples:
   mnemosyne --vault examples/vault search "restore the database from last night's dump"
@@ -84,3 +87,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mnemosyne: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:  # a bug, not bad input: say so, and keep exit 1 for "not found"
+        if args.verbose:
+            import traceback
+
+            traceback.print_exc()
+        print(
+            f"mnemosyne: internal error: {exc.__class__.__name__}: {exc} — please report it "
+            "(run again with -v for the traceback)",
+            file=sys.stderr,
+        )
+        return INTERNAL_ERROR

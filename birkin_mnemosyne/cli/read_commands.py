@@ -135,6 +135,8 @@ def register_reindex(sub) -> argparse.ArgumentParser:
 def run_reindex(args) -> int:
     engine = Mnemosyne(args.vault)
     result = engine.refresh(full=args.full, progress=Progress("indexing"))
+    for warning in engine.warnings:
+        print(f"mnemosyne: warning: {warning}", file=sys.stderr)
     if args.json:
         print_json(result)
     else:
