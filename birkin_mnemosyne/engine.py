@@ -474,28 +474,25 @@ class Mnemosyne:
         allowed = self._note_filter(index, zone, required_labels, include_archive)
 
         units = [] if exact else query_units(query)
-        try:
-            plan = plan_query(
-                units,
-                index,
-                expansions=expansions,
-                expansion_units=query_units,
-                params=self.ranking,
-            )
-            scores = [index.term_scores(term, self.bm25) for term in plan.terms]
-        except IndexCorruptError as exc:
-            self._warn(f"rebuilding the search index: cache is damaged ({exc})")
-            self.refresh(full=True)
-            index = self._index
-            allowed = self._note_filter(index, zone, required_labels, include_archive)
-            plan = plan_query(
-                units,
-                index,
-                expansions=expansions,
-                expansion_units=query_units,
-                params=self.ranking,
-            )
-            scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+        for attempt in range(2):
+            try:
+                plan = plan_query(
+                    units,
+                    index,
+                    expansions=expansions,
+                    expansion_units=query_units,
+                    params=self.ranking,
+                )
+                scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+                break
+            except IndexCorruptError as exc:
+                if attempt:
+                    raise
+                # A damaged postings block: rebuild once, then answer from the new index.
+                self._warn(f"rebuilding the search index: cache is damaged ({exc})")
+                self.refresh(full=True)
+                index = self._index
+                allowed = self._note_filter(index, zone, required_labels, include_archive)
         if exact or not plan.units:
             # A literal, or a query of stopwords only (they are not indexed).
             ranked, signals_verdict, term_weights = self._exact(index, query, limit, allowed)
