@@ -132,3 +132,26 @@ def test_query_must_be_text(vault):
     vault.write("a.md", "x\n")
     with pytest.raises(InvalidInputError, match="must be a string"):
         Mnemosyne(vault.root).search(b"x")
+
+
+def test_two_processes_rebuilding_at_once_leave_a_loadable_cache(vault):
+    import subprocess
+    import sys
+
+    for i in range(60):
+        vault.write(f"z{i % 6}/n{i}.md", f"# Note {i}\n\n## Part\n\nzebra item{i} restore\n")
+    script = (
+        "import sys; from birkin_mnemosyne import Mnemosyne\n"
+        "for _ in range(4):\n"
+        "    Mnemosyne(sys.argv[1]).refresh(full=True)\n"
+    )
+    procs = [
+        subprocess.Popen([sys.executable, "-c", script, str(vault.root)], stderr=subprocess.PIPE)
+        for _ in range(2)
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err.decode()
+    engine = Mnemosyne(vault.root)
+    assert len(engine.search("zebra restore", limit=100)) == 60
+    assert engine.warnings == []

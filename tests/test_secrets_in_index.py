@@ -111,3 +111,77 @@ def test_disabling_the_hex_family(vault):
     engine = Mnemosyne(vault.root)
     assert sha in engine.search("deployed commit")[0]["snippet"]
     assert engine.warnings and "another configuration" in engine.warnings[0]
+
+
+# One planted sample per redaction family (built by concatenation, as above).
+FAMILY_SAMPLES = {
+    "private_key": "-" * 5
+    + "BEGIN RSA PRIVATE KEY"
+    + "-" * 5
+    + "\nMIIEow"
+    + "IBAAKCAQEA" * 6
+    + "\n"
+    + "-" * 5
+    + "END RSA PRIVATE KEY"
+    + "-" * 5,
+    "github_token": "ghp_" + "a1B2" * 9,
+    "slack_token": "xox" + "b-" + "1234567890-" + "1234567890123-" + "AbCdEfGhIjKlMnOpQrStUvWx",
+    "stripe_key": "sk_" + "live_" + "51Hx" * 12,
+    "sk_api_key": "sk-" + "A1b2C3d4" * 6,
+    "google_api_key": "AI" + "za" + "SyA1" * 8 + "xyz",
+    "aws_key": "AK" + "IA" + "IOSFODNN7EXAMPLE",
+    "telegram_bot_token": "123456789" + ":AA" + "Fq3" * 11,
+    "jwt": "eyJ"
+    + "hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9"
+    + ".eyJ"
+    + "zdWIiOiIxMjM0NTY3ODkwIn0"
+    + ".SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    "url_credentials": "https://deploy:" + "Sup3rS3cret" + "Pw@git.example.org/repo",
+    "bearer_token": "ya29" + ".a0Af" + "H6SMB" * 6 + "9",
+    "key_value": "Plat1num" + "-otter-93",
+    "hex": "2fd4e1c67a2d28fc" + "ed849ee1bb76e739" + "1b93eb12",
+}
+# The part of each sample that must never be seen again.
+FAMILY_SECRET = {
+    **FAMILY_SAMPLES,
+    "private_key": "IBAAKCAQEA" * 3,
+    "url_credentials": "Sup3rS3cretPw",
+}
+
+
+def test_every_family_is_redacted_from_output_and_cache(vault):
+    from birkin_mnemosyne.redact import FAMILIES
+
+    lines = {
+        "private_key": FAMILY_SAMPLES["private_key"],
+        "bearer_token": "Authorization: Bearer " + FAMILY_SAMPLES["bearer_token"],
+        "key_value": "password: " + FAMILY_SAMPLES["key_value"],
+    }
+    body = "\n\n".join(
+        f"{family} sample: " + lines.get(family, FAMILY_SAMPLES[family])
+        for family in FAMILY_SAMPLES
+    )
+    vault.write(
+        "vault-secrets.md", "# Planted\n\nzebra planted samples\n\n" + body + "\n", dedent=False
+    )
+    live = "correct" + "horse" + "battery" + "staple"
+    vault.write("wifi.md", f"# Wifi\n\nzebra office wifi {live}\n", dedent=False)
+    write_secret_hashes([live], vault.root / ".mnemosyne" / "secret-hashes.json")
+    (vault.root / ".mnemosyne" / "config.json").write_text(
+        json.dumps({"redaction": {"secret_hashes": ".mnemosyne/secret-hashes.json"}}),
+        encoding="utf-8",
+    )
+    # every family the redactor knows is planted (secret_hash via the hash file)
+    assert set(FAMILIES) == set(FAMILY_SAMPLES) | {"secret_hash"}
+    engine = Mnemosyne(vault.root)
+    outputs = []
+    for query in ["zebra planted samples", "sample", "zebra office wifi", *FAMILY_SAMPLES]:
+        response = engine.search_response(query[:200])
+        response.pop("query")
+        outputs.append(json.dumps(response, ensure_ascii=False))
+    output = "\n".join(outputs)
+    cache = cache_text(engine.cache_path)
+    for family, secret in {**FAMILY_SECRET, "secret_hash": live}.items():
+        assert secret not in output, family
+        assert secret not in cache, family
+    assert output.count("[REDACTED:") >= 5
