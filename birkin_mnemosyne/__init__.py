@@ -19,7 +19,17 @@ from .errors import (
     VersionConflictError,
     WriteRefusedError,
 )
-from .memory import VaultMemory
+
+
+def __getattr__(name: str):
+    # VaultMemory pulls in the write path (journal, dynamics, frontmatter editing...);
+    # a read-only search or CLI call should not pay for importing it.
+    if name == "VaultMemory":
+        from .memory import VaultMemory
+
+        return VaultMemory
+    raise AttributeError(f"module 'birkin_mnemosyne' has no attribute {name!r}")
+
 
 __all__ = [
     "AmbiguousKeyError",
