@@ -20,6 +20,7 @@ LAYERS = {
     "atomic": 1,
     "vault_lock": 1,
     "cache": 1,
+    "source_files": 1,  # reads folders outside the vault for imports
     "config": 1,
     "journal": 1,
     "document": 2,
@@ -36,17 +37,36 @@ LAYERS = {
     "curation": 3,
     "profiles": 3,
     "evaluate": 3,
+    "change_plans": 3,
+    "onboarding": 3,
+    "importers": 3,
+    # pure note-text helpers (they import only L0-L2), shared by the facade and the
+    # onboarding/import features
+    "notes_io": 3,
     "memory": 4,
-    "notes_io": 4,
     "digest": 4,
     "cli": 5,
     "mcp_server": 5,
+    "hermes_install": 5,  # copies the Hermes plugin; standard library only
+    "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
+    "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
     "__main__": 5,
     "__init__": 5,
 }
 SHARED = {"errors", "diagnostics", "_version"}
-EXTRA_MODULES = {"mcp", "model2vec", "numpy", "pydantic", "tokenizers", "safetensors"}
-MAY_IMPORT_EXTRAS = {"semantic", "mcp_server"}
+# uvicorn comes with the mcp extra; mcp_server runs it for streamable HTTP
+EXTRA_MODULES = {
+    "mcp",
+    "model2vec",
+    "numpy",
+    "pydantic",
+    "tokenizers",
+    "safetensors",
+    "uvicorn",
+}
+# hermes-agent's top-level modules, imported only inside a running Hermes
+EXTRA_MODULES |= {"agent", "hermes_constants", "yaml"}
+MAY_IMPORT_EXTRAS = {"semantic", "mcp_server", "hermes_plugin"}
 
 
 def _modules():

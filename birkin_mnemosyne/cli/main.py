@@ -2,9 +2,10 @@
 
 Vault lookup, the same for every subcommand: ``--vault PATH`` (before or after the
 subcommand) > ``$MNEMOSYNE_VAULT`` > ``~/.birkin-mnemosyne/vault``; ``~`` is expanded
-even when quoted. Errors print one line, ``mnemosyne: error: <what> — <how to fix>``,
-and exit 1 (not found), 2 (invalid input, missing vault), 3 (conflict, refused write)
-or 4 (an internal error: a bug to report).
+even when quoted. A missing vault is an error (exit 2); only ``init`` creates one.
+Errors print one line, ``mnemosyne: error: <what> — <how to fix>``, and exit 1 (not
+found), 2 (invalid input, missing vault), 3 (conflict, refused write) or 4 (an internal
+error: a bug to report). The subcommands live in one module per group.
 """
 
 from __future__ import annotations
@@ -16,17 +17,34 @@ import sys
 from pathlib import Path
 
 from .. import _version
-from ..errors import MnemosyneError
-from . import read_commands
+from ..errors import MnemosyneError, VaultNotFoundError
+from . import maintenance_commands, note_commands, onboarding_commands, read_commands
+from .common import CommandError, Parser, help_formatter
 
 DEFAULT_VAULT = "~/.birkin-mnemosyne/vault"
 # Exit status of an unexpected failure (a bug), distinct from 1-3.
 INTERNAL_ERROR = 4
 
+# The order of `mnemosyne --help` and of docs/reference/cli.md.
+COMMAND_GROUPS = (
+    onboarding_commands.REGISTER,
+    read_commands.REGISTER,
+    note_commands.REGISTER,
+    maintenance_commands.REGISTER,
+)
+
 EPILOG = """examples:
+  mnemosyne --vault ~/notes init                 preview adopting a folder of notes
   mnemosyne --vault examples/vault search "restore the database from last night's dump"
-  mnemosyne search ECONNREFUSED --exact --json
-  mnemosyne status
+  echo "Topics keep 7 days." | mnemosyne remember "Kafka retention" --zone ops
+  mnemosyne undo --last
+
+the vault: --vault PATH (before or after the command), else $MNEMOSYNE_VAULT, else
+~/.birkin-mnemosyne/vault. Only `init` creates it.
+
+exit status: 0 ok, 1 not found or nothing matched, 2 invalid input or missing vault,
+3 conflict or refused write, 4 internal error (a bug: please report it).
+Run `mnemosyne COMMAND --help` for the options and examples of each command.
 """
 
 
@@ -40,31 +58,50 @@ def _add_vault(parser: argparse.ArgumentParser, *, default) -> None:
         "--vault",
         metavar="PATH",
         default=default,
-        help="the vault folder (default: $MNEMOSYNE_VAULT, else ~/.birkin-mnemosyne/vault)",
+        help="the vault (default: $MNEMOSYNE_VAULT or ~/.birkin-mnemosyne/vault)",
     )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="mnemosyne",
         description="Search and maintain a Markdown memory vault for AI agents.",
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=help_formatter,
     )
     parser.add_argument("--version", action="version", version=f"mnemosyne {_version.__version__}")
     _add_vault(parser, default=None)
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in read_commands.REGISTER:
-        command = register(sub)
-        # --vault is accepted after the subcommand too; SUPPRESS keeps the global value.
-        _add_vault(command, default=argparse.SUPPRESS)
+    for group in COMMAND_GROUPS:
+        for register in group:
+            command = register(sub)
+            # --vault is accepted after the subcommand too; SUPPRESS keeps the global value.
+            _add_vault(command, default=argparse.SUPPRESS)
     return parser
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every subcommand's parser by name, in the order of ``--help``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def _error(message: str, code: int) -> int:
+    print(f"mnemosyne: error: {' '.join(message.splitlines())}", file=sys.stderr)
+    return code
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except CommandError as exc:
+        return _error(str(exc), exc.exit_code)
+    except SystemExit as exc:  # --help and --version print, then exit 0
+        return exc.code if isinstance(exc.code, int) else 0
     logging.basicConfig(
         level=logging.INFO if args.verbose else logging.WARNING,
         format="mnemosyne: %(message)s",
@@ -75,10 +112,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.vault = resolve_vault(args.vault)
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        return code
+    except VaultNotFoundError as exc:
+        return _error(f"{exc} (`mnemosyne init` sets up a new vault)", exc.exit_code)
     except MnemosyneError as exc:
-        print(f"mnemosyne: error: {exc}", file=sys.stderr)
-        return exc.exit_code
+        return _error(str(exc), exc.exit_code)
+    except CommandError as exc:
+        return _error(str(exc), exc.exit_code)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): exit quietly, as stdlib json.tool does.
         devnull = os.open(os.devnull, os.O_WRONLY)

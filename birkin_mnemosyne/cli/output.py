@@ -50,3 +50,27 @@ class Progress:
         if done == total:
             self.stream.write("\n")
         self.stream.flush()
+
+
+def warn(message: str) -> None:
+    """One ``mnemosyne: warning:`` line on stderr (stdout carries only results)."""
+    print(f"mnemosyne: warning: {message}", file=sys.stderr)
+
+
+def note(message: str) -> None:
+    """A hint for the person at the terminal, on stderr."""
+    print(f"mnemosyne: {message}", file=sys.stderr)
+
+
+def print_transaction(result: dict) -> None:
+    """The journaled shape, with the command that undoes it."""
+    tid = result.get("transaction_id")
+    if tid is None:
+        print("nothing changed")
+        return
+    print(f"transaction: {tid} ({result.get('state', 'committed')})")
+    print(f"undo with:   mnemosyne undo {tid}")
+
+
+def describe_labels(labels: list[str]) -> str:
+    return ", ".join(labels) if labels else "(none)"

@@ -1,55 +1,58 @@
-"""Read-only subcommands: search, status, reindex."""
+"""Read-only subcommands: search, show, list, status, digest, path.
+
+None of them counts as a use of a note (only ``VaultMemory.record_access`` does), and none
+writes a note; opening the vault may refresh the derived search index.
+"""
 
 from __future__ import annotations
 
-import argparse
 import sys
 
-from ..engine import Mnemosyne
-from .output import Progress, highlight, print_json, query_words
+from ..cache import cache_dir
+from ..config import CONFIG_NAME
+from ..journal import JOURNAL_DIR
+from ..memory import STATE_DIR
+from .common import add_command, add_json_flag, add_label_option, open_memory
+from .output import describe_labels, highlight, note, print_json, query_words
 
 
-def _json_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="print the machine-readable JSON shape")
-
-
-def register_search(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser(
+def register_search(sub):
+    p = add_command(
+        sub,
         "search",
         help="search the vault",
-        description="Search the vault; one hit per note with its best section. Read-only.",
-        epilog='example: mnemosyne search "restore the database" --limit 3',
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=(
+            "Search the vault; one hit per note with its best section. Read-only: a search\n"
+            "never counts as a use of a note. Exit 1 when nothing matched well."
+        ),
+        examples=[
+            'mnemosyne search "restore the database" --limit 3',
+            "mnemosyne search ECONNREFUSED --exact --json",
+        ],
     )
     p.add_argument("query", help="words, an identifier or (with --exact) a literal string")
-    p.add_argument("--limit", type=int, default=8, help="at most N hits (default 8)")
-    p.add_argument("--zone", help="only notes in this folder (and its subfolders)")
-    p.add_argument(
-        "--label",
-        action="append",
-        default=[],
-        metavar="NS:VALUE",
-        help="only notes with this label (repeatable: AND)",
-    )
+    p.add_argument("--limit", type=int, default=8, metavar="N", help="at most N hits (default 8)")
+    p.add_argument("--zone", metavar="ZONE", help="only notes in this folder and its subfolders")
+    add_label_option(p, "only notes with this label (repeatable: all must match)")
     p.add_argument(
         "--exact", action="store_true", help="match a literal substring (case-insensitive)"
     )
     p.add_argument("--include-archive", action="store_true", help="also search _archive/")
-    _json_flag(p)
+    add_json_flag(p)
     p.set_defaults(handler=run_search)
     return p
 
 
 def run_search(args) -> int:
-    engine = Mnemosyne(args.vault)
-    response = engine.search_response(
-        args.query,
-        args.limit,
-        zone=args.zone,
-        labels=args.label,
-        include_archive=args.include_archive,
-        exact=args.exact,
-    )
+    with open_memory(args) as memory:
+        response = memory.search_response(
+            args.query,
+            args.limit,
+            zone=args.zone,
+            labels=args.label,
+            include_archive=args.include_archive,
+            exact=args.exact,
+        )
     if args.json:
         print_json(response)
         return 0 if response["hits"] else 1
@@ -58,10 +61,7 @@ def run_search(args) -> int:
     out = sys.stdout
     if response["no_strong_match"]:
         out.write("No strong match.")
-        if response["best_weak"]:
-            out.write(" Closest, weakly related:\n")
-        else:
-            out.write("\n")
+        out.write(" Closest, weakly related:\n" if response["best_weak"] else "\n")
     for rank, hit in enumerate(response["hits"] or response["best_weak"], 1):
         where = hit["path"] + (f" › {hit['heading']}" if hit["heading"] else "")
         flags = " [stale]" if hit["stale"] else ""
@@ -72,24 +72,142 @@ def run_search(args) -> int:
         if hit["also"]:
             out.write(f"   also: {', '.join(hit['also'])}\n")
     if not response["index"]["fresh"]:
-        print("mnemosyne: note: the index may be stale; run `mnemosyne reindex`", file=sys.stderr)
+        note("note: the index may be stale; run `mnemosyne reindex`")
     return 0 if response["hits"] else 1
 
 
-def register_status(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "status",
-        help="show the vault, index freshness and indexing warnings",
-        description="Vault path, note count, zones, index freshness, cache size, warnings.",
-        epilog="example: mnemosyne status --json",
+def register_show(sub):
+    p = add_command(
+        sub,
+        "show",
+        help="print a note (whole, one section, or its outline)",
+        description=(
+            "Print a note's text, secrets redacted, with its path, key, zone, version and\n"
+            "labels. The version is what `replace --expected-version` wants. Read-only.\n"
+            "Exit 1 when no note (or section) has that name."
+        ),
+        examples=[
+            "mnemosyne show postgres-restore",
+            'mnemosyne show runbooks/postgres-restore.md --section "Verify" --max-chars 2000',
+            "mnemosyne show postgres-restore --outline",
+        ],
     )
-    _json_flag(p)
+    p.add_argument("key", help="a note key, a vault-relative path, or a unique title slug")
+    p.add_argument("--section", metavar="HEADING", help="only the section under this heading")
+    p.add_argument("--outline", action="store_true", help="only the headings, no text")
+    p.add_argument("--max-chars", type=int, metavar="N", help="at most N characters of text")
+    p.add_argument(
+        "--offset", type=int, default=0, metavar="N", help="start at character N (default 0)"
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_show)
+    return p
+
+
+def run_show(args) -> int:
+    with open_memory(args) as memory:
+        result = memory.get_note(
+            args.key,
+            section=args.section,
+            outline=args.outline,
+            max_chars=args.max_chars,
+            offset=args.offset,
+        )
+    if args.json:
+        print_json(result)
+        return 0
+    out = sys.stdout
+    out.write(f"title:   {result['title']}\n")
+    out.write(f"path:    {result['path']}\n")
+    out.write(f"key:     {result['key']}\n")
+    out.write(f"zone:    {result['zone'] or '(inbox)'}\n")
+    out.write(f"version: {result['version']}\n")
+    out.write(f"labels:  {describe_labels(result['labels'])}\n")
+    if result["outline"]:
+        out.write("outline:\n")
+        for heading in result["outline"]:
+            indent = "  " * heading["level"]
+            out.write(f"{indent}{heading['heading']} (line {heading['line']})\n")
+    if not args.outline:
+        text = result["text"]
+        out.write("\n" + text + ("" if text.endswith("\n") or not text else "\n"))
+    if result["truncated"] and not args.outline:
+        end = result["offset"] + result["returned_chars"]
+        note(
+            f"showed characters {result['offset']}-{end} of {result['total_chars']}; "
+            f"continue with --offset {end}"
+        )
+    return 0
+
+
+def register_list(sub):
+    p = add_command(
+        sub,
+        "list",
+        help="list notes, newest first",
+        description=(
+            "List live notes, newest first (frontmatter updated/date, else file time).\n"
+            "Exit 1 when no note passes the filters."
+        ),
+        examples=[
+            "mnemosyne list --zone runbooks --limit 5",
+            "mnemosyne list --label project:atlas",
+        ],
+    )
+    p.add_argument("--zone", metavar="ZONE", help="only notes in this folder and its subfolders")
+    add_label_option(p, "only notes with this label (repeatable: all must match)")
+    p.add_argument(
+        "--limit", type=int, default=20, metavar="N", help="notes per page, 1-200 (default 20)"
+    )
+    p.add_argument("--page", type=int, default=1, metavar="N", help="page number (default 1)")
+    add_json_flag(p)
+    p.set_defaults(handler=run_list)
+    return p
+
+
+def run_list(args) -> int:
+    with open_memory(args) as memory:
+        listing = memory.list_notes(
+            zone=args.zone, labels=args.label or None, page=args.page, limit=args.limit
+        )
+    if args.json:
+        print_json(listing)
+        return 0 if listing["total"] else 1
+    for row in listing["notes"]:
+        day = row["updated"] or row["date"] or "-"
+        labels = f"  [{', '.join(row['labels'])}]" if row["labels"] else ""
+        print(f"{day:<10}  {row['path']}  {row['title']}{labels}")
+    first = (listing["page"] - 1) * listing["limit"]
+    shown = len(listing["notes"])
+    if listing["total"] == 0:
+        note("no notes match")
+    elif first + shown < listing["total"]:
+        note(
+            f"showed {first + 1}-{first + shown} of {listing['total']}; "
+            f"next page: --page {listing['page'] + 1}"
+        )
+    return 0 if listing["total"] else 1
+
+
+def register_status(sub):
+    p = add_command(
+        sub,
+        "status",
+        help="show the vault, index freshness and every warning",
+        description=(
+            "Vault path, note count, zones, index freshness and build time, cache size,\n"
+            "search mode, recent journaled changes and every warning (with the files named)."
+        ),
+        examples=["mnemosyne status", "mnemosyne status --json"],
+    )
+    add_json_flag(p)
     p.set_defaults(handler=run_status)
     return p
 
 
 def run_status(args) -> int:
-    stats = Mnemosyne(args.vault).stats()
+    with open_memory(args) as memory:
+        stats = memory.status()
     if args.json:
         print_json(stats)
         return 0
@@ -101,50 +219,109 @@ def run_status(args) -> int:
     out.write(f"sections: {stats['sections']}  terms: {stats['terms']}\n")
     idx = stats["index"]
     out.write(
-        f"index:    {'fresh' if idx['fresh'] else 'stale'}, built {idx['built_at']}, checked {idx['checked_at']}\n"
+        f"index:    {'fresh' if idx['fresh'] else 'stale'}, built {idx['built_at']}, "
+        f"checked {idx['checked_at']}\n"
     )
     cache = stats["cache"]
     size = "not written" if cache["bytes"] is None else f"{cache['bytes']:,} bytes"
     out.write(f"cache:    {cache['path']} ({size})\n")
     out.write(f"mode:     {stats['mode']}\n")
+    out.write(f"evidence: {'required' if stats['evidence_required'] else 'optional'}\n")
     if stats["zones"]:
         out.write("zones:\n")
         for zone, count in stats["zones"].items():
             out.write(f"  {zone or '(inbox)'}: {count}\n")
+    recent = stats["journal"]["recent"]
+    if recent:
+        out.write("recent changes:\n")
+        for row in recent:
+            out.write(f"  {row['transaction_id']}  {row['operation']}  {row['state']}\n")
     for warning in stats["engine_warnings"]:
         out.write(f"warning: {warning}\n")
     for w in stats["warnings"]:
-        line = f":{w['line']}" if w.get("line") else ""
-        out.write(f"warning: {w['path']}{line}: {w['message']}\n")
+        where = w["path"] + (f":{w['line']}" if w.get("line") else "")
+        out.write(f"warning: {where + ': ' if where else ''}{w['message']}\n")
     return 0
 
 
-def register_reindex(sub) -> argparse.ArgumentParser:
-    p = sub.add_parser(
-        "reindex",
-        help="bring the search index up to date (--full rebuilds it)",
-        description="Re-read changed notes (or all of them with --full); progress on stderr.",
-        epilog="example: mnemosyne reindex --full",
+def register_digest(sub):
+    p = add_command(
+        sub,
+        "digest",
+        help="print a compact summary of the vault for a session start",
+        description=(
+            "A compact text summary for an agent's session start: identity and preferences\n"
+            "first, then zones by recent activity, within a token budget. Read-only."
+        ),
+        examples=["mnemosyne digest --limit 3 --budget-tokens 400"],
     )
-    p.add_argument("--full", action="store_true", help="rebuild from scratch")
-    _json_flag(p)
-    p.set_defaults(handler=run_reindex)
+    p.add_argument(
+        "--limit", type=int, default=5, metavar="N", help="at most N notes per group (default 5)"
+    )
+    p.add_argument(
+        "--budget-tokens",
+        type=int,
+        default=800,
+        metavar="N",
+        help="stay within about N tokens (default 800)",
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_digest)
     return p
 
 
-def run_reindex(args) -> int:
-    engine = Mnemosyne(args.vault)
-    result = engine.refresh(full=args.full, progress=Progress("indexing"))
-    for warning in engine.warnings:
-        print(f"mnemosyne: warning: {warning}", file=sys.stderr)
+def run_digest(args) -> int:
+    with open_memory(args) as memory:
+        text = memory.render_digest(args.limit, args.budget_tokens)
     if args.json:
-        print_json(result)
+        print_json({"text": text})
     else:
-        print(
-            f"indexed {result['notes']} notes in {result['seconds']} s "
-            f"(+{result['added']} ~{result['changed']} -{result['deleted']})"
-        )
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
 
 
-REGISTER = (register_search, register_status, register_reindex)
+def register_path(sub):
+    p = add_command(
+        sub,
+        "path",
+        help="print where the vault, its cache and its state live",
+        description=(
+            "Print the vault folder this command line would use (after --vault,\n"
+            "$MNEMOSYNE_VAULT and the default) and where its cache, state, journal and\n"
+            "configuration live. Works before the vault exists (`exists` says so)."
+        ),
+        examples=["mnemosyne path", "mnemosyne --vault ~/notes path --json"],
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_path)
+    return p
+
+
+def run_path(args) -> int:
+    vault = args.vault.resolve()
+    places = {
+        "vault": str(vault),
+        "exists": vault.is_dir(),
+        "cache": str(cache_dir(vault)),
+        "state": str(vault / STATE_DIR),
+        "journal": str(vault / JOURNAL_DIR),
+        "config": str(vault / ".mnemosyne" / CONFIG_NAME),
+    }
+    if args.json:
+        print_json(places)
+        return 0
+    for name in ("vault", "cache", "state", "journal", "config"):
+        print(f"{name + ':':<9}{places[name]}")
+    if not places["exists"]:
+        note("the vault does not exist yet — `mnemosyne init` creates it")
+    return 0
+
+
+REGISTER = (
+    register_search,
+    register_show,
+    register_list,
+    register_status,
+    register_digest,
+    register_path,
+)
