@@ -1,0 +1,58 @@
+"""Ranking: pruned top-k equals the exhaustive ranking; tiers; bounded multipliers."""
+
+from __future__ import annotations
+
+import random
+
+from birkin_mnemosyne import Mnemosyne
+from birkin_mnemosyne.ranking import plan_query, rank
+from birkin_mnemosyne.tokenizer import query_units
+
+WORDS = [f"w{i}" for i in range(40)] + ["alpha", "bravo", "charlie", "delta", "echo"]
+
+
+def _random_vault(vault, seed: int, notes: int = 80):
+    rng = random.Random(seed)
+    for n in range(notes):
+        sections = []
+        for s in range(rng.randint(1, 4)):
+            words = rng.choices(WORDS, weights=[1 / (i + 1) for i in range(len(WORDS))], k=rng.randint(3, 40))
+            sections.append(f"## Part {s}\n\n" + " ".join(words))
+        title = " ".join(rng.sample(WORDS, 2))
+        date = f"2026-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
+        vault.write(f"z{n % 5}/n{n}.md", f"---\ntitle: {title}\ndate: {date}\n---\n" + "\n\n".join(sections) + "\n")
+
+
+def test_pruned_top_k_equals_exhaustive_ranking(vault):
+    _random_vault(vault, seed=11)
+    engine = Mnemosyne(vault.root)
+    index = engine.index
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(60):
+        query = " ".join(rng.sample(WORDS, rng.randint(1, 5)))
+        plan = plan_query(query_units(query), index, params=engine.ranking)
+        scores = [index.term_scores(t, engine.bm25) for t in plan.terms]
+        kwargs = dict(params=engine.ranking, today=1_790_000_000.0, multiplier_max=1.0)
+        everything = rank(index, plan, scores, limit=10_000, **kwargs)
+        for k in (1, 3, 8):
+            top = rank(index, plan, scores, limit=k, **kwargs)
+            assert [(n.nid, round(n.score, 9)) for n in top] == [
+                (n.nid, round(n.score, 9)) for n in everything[:k]
+            ], query
+            checked += 1
+    assert checked == 180
+
+
+def test_full_matches_come_first_and_scores_descend_within_tiers(vault):
+    _random_vault(vault, seed=3)
+    engine = Mnemosyne(vault.root)
+    index = engine.index
+    plan = plan_query(query_units("alpha w1 w2"), index, params=engine.ranking)
+    scores = [index.term_scores(t, engine.bm25) for t in plan.terms]
+    ranked = rank(index, plan, scores, limit=10_000, params=engine.ranking)
+    tiers = [n.full for n in ranked]
+    assert tiers == sorted(tiers, reverse=True)
+    for tier in (True, False):
+        values = [n.score for n in ranked if n.full is tier]
+        assert values == sorted(values, reverse=True)
