@@ -124,6 +124,7 @@ class ExtraNotInstalledError(MnemosyneError, ImportError):
     def __init__(self, extra: str, purpose: str) -> None:
         super().__init__(
             f"{purpose} needs the '{extra}' extra, which is not installed — "
-            f'run: pip install "birkin-mnemosyne[{extra}]"'
+            f'run: pip install "birkin-mnemosyne[{extra}]" (in a checkout: '
+            f'pip install -e ".[{extra}]")'
         )
         self.extra = extra

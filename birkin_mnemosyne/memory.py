@@ -28,6 +28,7 @@ import os
 import posixpath
 import re
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -36,7 +37,7 @@ from . import notes_io as nio
 from .atomic import atomic_write_bytes
 from .digest import excerpt_of, gather_digest, render_digest
 from .dynamics import MAX_BOOST, UsageStore
-from .engine import MAX_QUERY_CHARS, Mnemosyne
+from .engine import MAX_LIMIT, MAX_QUERY_CHARS, Mnemosyne
 from .errors import (
     AmbiguousKeyError,
     ConfigError,
@@ -69,6 +70,7 @@ NEAR_DUPLICATE_CANDIDATES = 5
 PLANS_KEPT = 32
 DEFAULT_DIGEST_LIMIT = 5
 DEFAULT_DIGEST_BUDGET = 800
+DEFAULT_RELATED_LIMIT = 5
 _VERSION_RE = re.compile(r"[0-9a-f]{64}")
 _OPTIONS = ("vault_path", "evidence_required", "refresh_interval", "lock_timeout", "recover")
 
@@ -95,6 +97,62 @@ def _date_seconds(text: str | None) -> float | None:
     except ValueError:
         return None
     return dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp()
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+class _LinkGraph:
+    """Every live note's wikilinks, resolved, for ``VaultMemory.related``.
+
+    Built from the index metadata (``links`` holds each note's link targets, with
+    ``#section`` and ``|alias`` already stripped by ``markdown.parse_markdown``) and
+    rebuilt whenever the engine's ``keys()`` map is replaced, which happens on any change
+    of the index.
+
+    A target resolves as a wikilink does: by path (``.md`` optional), else by file-name
+    stem, else by title, each compared case-insensitively. The first of those levels that
+    matches decides; when it matches several notes, the one in the linking note's own
+    folder wins, and if that does not settle it the link stays unresolved with the
+    matching paths as ``candidates``.
+    """
+
+    def __init__(self, keys: dict[str, str], notes: dict[str, dict]) -> None:
+        self.keys = keys
+        self.levels: tuple[dict[str, list[str]], ...] = ({}, {}, {})
+        for path in sorted(keys):
+            names = (nio.without_md(path), _stem(path), notes[path]["title"] or "")
+            for level, name in zip(self.levels, names):
+                if name:
+                    level.setdefault(_fold(name), []).append(path)
+        self.outbound: dict[str, list[tuple[str, str]]] = {}
+        self.unresolved: dict[str, list[tuple[str, list[str]]]] = {}
+        self.backlinks: dict[str, list[str]] = {}
+        for path in sorted(keys):
+            for target in notes[path]["links"] or []:
+                found, candidates = self.resolve(target, zone_of(path))
+                if found is None:
+                    self.unresolved.setdefault(path, []).append((target, candidates))
+                elif found != path:  # a note linking to itself is not related to itself
+                    self.outbound.setdefault(path, []).append((target, found))
+                    self.backlinks.setdefault(found, []).append(path)
+
+    def resolve(self, target: str, zone: str) -> tuple[str | None, list[str]]:
+        """``(path, [])`` for a resolved target, else ``(None, candidates)``."""
+        name = target.strip().replace("\\", "/").lstrip("/")
+        folded = _fold(nio.without_md(name))
+        for level in self.levels:
+            matches = level.get(folded)
+            if not matches:
+                continue
+            if len(matches) == 1:
+                return matches[0], []
+            local = [p for p in matches if zone_of(p) == zone]
+            if len(local) == 1:
+                return local[0], []
+            return None, list(matches)
+        return None, []
 
 
 class VaultMemory:
@@ -157,6 +215,7 @@ class VaultMemory:
         self._plans: OrderedDict[str, dict] = OrderedDict()
         self._usage_signature: tuple | None = None
         self._key_index: nio.KeyIndex | None = None
+        self._links: _LinkGraph | None = None
         self.recovered: list[dict] = self._journal.recover() if recover else []
         touched = sorted({p for report in self.recovered for p in report.get("paths", [])})
         if touched:
@@ -636,6 +695,75 @@ class VaultMemory:
             "label_counts": label_counts(meta["labels"] or [] for meta in eligible),
         }
 
+    def related(self, key: str, *, limit: int = DEFAULT_RELATED_LIMIT) -> dict:
+        """Notes connected to one, from its parsed wikilinks and its words.
+
+        ``outbound``: the notes its links point to (with the ``target`` as written);
+        ``backlinks``: the notes whose links point to it; ``unresolved``: its links that
+        name no live note (``candidates`` lists the notes an ambiguous target matches);
+        ``neighbours``: up to ``limit`` notes that share its words (a search for its
+        title and first distinct terms) but are not linked either way. Links resolve as
+        in ``_LinkGraph``. Reading never records usage.
+        """
+        limit = _check_int(limit, "limit", 0, MAX_LIST_LIMIT)
+        path = self.resolve(key)
+        index = self.engine.index
+        keys = self.engine.keys()
+        if self._links is None or self._links.keys is not keys:
+            notes = {p: index.notes[index.by_path[p]] for p in keys}
+            self._links = _LinkGraph(keys, notes)
+        graph = self._links
+
+        def brief(other: str) -> dict:
+            meta = index.notes[index.by_path[other]]
+            return {
+                "key": keys[other],
+                "path": other,
+                "title": meta["title"],
+                "zone": meta["zone"],
+            }
+
+        outbound, seen = [], set()
+        for target, other in graph.outbound.get(path, []):
+            if other not in seen:
+                seen.add(other)
+                outbound.append({**brief(other), "target": target})
+        backlinks = [brief(other) for other in sorted(set(graph.backlinks.get(path, [])))]
+        linked = seen | {row["path"] for row in backlinks} | {path}
+        return {
+            **brief(path),
+            "outbound": outbound,
+            "backlinks": backlinks,
+            "unresolved": [
+                {"target": target, "candidates": candidates}
+                for target, candidates in graph.unresolved.get(path, [])
+            ],
+            "neighbours": self._neighbours(path, linked, limit) if limit else [],
+        }
+
+    def _neighbours(self, path: str, linked: set[str], limit: int) -> list[dict]:
+        try:
+            _, fm = nio.parse_note((self.vault / path).read_bytes())
+        except OSError:
+            return []
+        title = nio.note_title(fm.data, None, path)
+        query = nio.distinctive_query(title, fm.body)[:MAX_QUERY_CHARS]
+        try:
+            response = self.search_response(query, min(limit + len(linked), MAX_LIMIT))
+        except MnemosyneError:  # e.g. a note without a searchable word
+            return []
+        return [
+            {
+                "key": hit["key"],
+                "path": hit["path"],
+                "title": hit["title"],
+                "zone": hit["zone"],
+                "score": hit["score"],
+            }
+            for hit in response["hits"]
+            if hit["path"] not in linked
+        ][:limit]
+
     # -- moving notes (journaled) --------------------------------------------------------
 
     def _move(self, operation: str, old: str, new: str, data: bytes, meta: dict) -> dict:
@@ -725,16 +853,36 @@ class VaultMemory:
             result = self._move("archive", path, target, self._read(path), {"key": key_before})
         return {**self._moved(result, path, target), "key": key_before}
 
-    def restore(self, key: str, zone: str | None = None) -> dict:
-        """Bring an archived note back byte-exact, to its original path or to ``zone``."""
+    def _restore_target(self, archived: str, zone: str | None) -> str:
+        original = archived[len(nio.ARCHIVE_PREFIX) :]
+        if zone is not None:
+            folder = check_zone(zone)
+            name = posixpath.basename(original)
+            original = f"{folder}/{name}" if folder else name
+        return check_note_path(original)
+
+    def restore(self, key: str, zone: str | None = None, *, confirm: bool = True) -> dict:
+        """Bring an archived note back byte-exact, to its original path or to ``zone``.
+
+        ``confirm=False`` only previews (writes nothing, takes no lock): what would move
+        where, and a warning when the target is taken (the restore would be refused).
+        """
+        if not confirm:
+            archived = self._resolve_archived(key)
+            target = self._restore_target(archived, zone)
+            occupant = self._occupant(target)
+            return {
+                "mode": "preview",
+                "key": self.engine.key_of(archived),
+                "path": archived,
+                "moves": [{"from": archived, "to": target}],
+                "warnings": [f"{occupant} already exists: restore would be refused"]
+                if occupant
+                else [],
+            }
         with self._lock():
             archived = self._resolve_archived(key)
-            original = archived[len(nio.ARCHIVE_PREFIX) :]
-            if zone is not None:
-                folder = check_zone(zone)
-                name = posixpath.basename(original)
-                original = f"{folder}/{name}" if folder else name
-            target = check_note_path(original)
+            target = self._restore_target(archived, zone)
             self._refuse_occupied(target)
             result = self._move("restore", archived, target, self._read(archived), {})
         return self._moved(result, archived, target)

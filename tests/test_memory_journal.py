@@ -376,3 +376,13 @@ def test_label_clear_suggest_and_bad_requests(memory, vault):
         memory.label_preview(["drill"], add=["Atlas"])
     with pytest.raises(InvalidInputError, match="at least one"):
         memory.label_preview([], add=["a:b"])
+
+
+def test_restore_preview_writes_nothing(memory, vault):
+    memory.write_note("Kafka notes", "topics keep 7 days", zone="ops")
+    memory.forget("kafka-notes", confirm=True)
+    before = sorted((p, p.read_bytes()) for p in vault.root.rglob("*.md"))
+    preview = memory.restore("kafka-notes", confirm=False)
+    assert preview["mode"] == "preview"
+    assert preview["moves"] == [{"from": "_archive/ops/kafka-notes.md", "to": "ops/kafka-notes.md"}]
+    assert sorted((p, p.read_bytes()) for p in vault.root.rglob("*.md")) == before

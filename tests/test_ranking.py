@@ -16,11 +16,16 @@ def _random_vault(vault, seed: int, notes: int = 80):
     for n in range(notes):
         sections = []
         for s in range(rng.randint(1, 4)):
-            words = rng.choices(WORDS, weights=[1 / (i + 1) for i in range(len(WORDS))], k=rng.randint(3, 40))
+            words = rng.choices(
+                WORDS, weights=[1 / (i + 1) for i in range(len(WORDS))], k=rng.randint(3, 40)
+            )
             sections.append(f"## Part {s}\n\n" + " ".join(words))
         title = " ".join(rng.sample(WORDS, 2))
         date = f"2026-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}"
-        vault.write(f"z{n % 5}/n{n}.md", f"---\ntitle: {title}\ndate: {date}\n---\n" + "\n\n".join(sections) + "\n")
+        vault.write(
+            f"z{n % 5}/n{n}.md",
+            f"---\ntitle: {title}\ndate: {date}\n---\n" + "\n\n".join(sections) + "\n",
+        )
 
 
 def test_pruned_top_k_equals_exhaustive_ranking(vault):

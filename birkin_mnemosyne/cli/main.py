@@ -18,7 +18,13 @@ from pathlib import Path
 
 from .. import _version
 from ..errors import MnemosyneError, VaultNotFoundError
-from . import maintenance_commands, note_commands, onboarding_commands, read_commands
+from . import (
+    hermes_commands,
+    maintenance_commands,
+    note_commands,
+    onboarding_commands,
+    read_commands,
+)
 from .common import CommandError, Parser, help_formatter
 
 DEFAULT_VAULT = "~/.birkin-mnemosyne/vault"
@@ -31,6 +37,7 @@ COMMAND_GROUPS = (
     read_commands.REGISTER,
     note_commands.REGISTER,
     maintenance_commands.REGISTER,
+    hermes_commands.REGISTER,
 )
 
 EPILOG = """examples:
