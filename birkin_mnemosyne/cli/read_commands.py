@@ -140,6 +140,51 @@ def run_show(args) -> int:
     return 0
 
 
+def register_related(sub):
+    p = add_command(
+        sub,
+        "related",
+        help="show the notes linked to and from a note, and its lexical neighbours",
+        description=(
+            "Outbound [[wikilinks]], backlinks, links that name no note, and notes that\n"
+            "share its words without being linked. Read-only."
+        ),
+        examples=["mnemosyne related postgres-restore", "mnemosyne related db1 --limit 3 --json"],
+    )
+    p.add_argument("key", help="a note key, a vault-relative path, or a unique title slug")
+    p.add_argument(
+        "--limit", type=int, default=5, metavar="N", help="at most N neighbours (default 5)"
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_related)
+    return p
+
+
+def run_related(args) -> int:
+    with open_memory(args) as memory:
+        result = memory.related(args.key, limit=args.limit)
+    if args.json:
+        print_json(result)
+        return 0
+    out = sys.stdout
+    for title, rows in (
+        ("links to", result.get("outbound", [])),
+        ("linked from", result.get("backlinks", [])),
+        ("neighbours", result.get("neighbours", [])),
+    ):
+        out.write(f"{title}:\n")
+        if not rows:
+            out.write("  (none)\n")
+        for row in rows:
+            out.write(f"  {row['key']}  {row['path']}  {row.get('title', '')}\n")
+    unresolved = result.get("unresolved", [])
+    if unresolved:
+        out.write("unresolved links:\n")
+        for row in unresolved:
+            out.write(f"  [[{row['target']}]]\n")
+    return 0
+
+
 def register_list(sub):
     p = add_command(
         sub,
@@ -320,6 +365,7 @@ def run_path(args) -> int:
 REGISTER = (
     register_search,
     register_show,
+    register_related,
     register_list,
     register_status,
     register_digest,
