@@ -28,7 +28,6 @@ import os
 import posixpath
 import re
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -51,6 +50,7 @@ from .errors import (
     WriteRefusedError,
 )
 from .frontmatter import parse_frontmatter, set_frontmatter_key
+from .graph import LinkGraph
 from .journal import FileChange, Journal, check_transaction_id
 from .labels import label_counts, matches_labels, normalize_labels, parse_label_filter
 from .labels import suggest_labels as _suggest_labels
@@ -97,62 +97,6 @@ def _date_seconds(text: str | None) -> float | None:
     except ValueError:
         return None
     return dt.datetime(day.year, day.month, day.day, tzinfo=dt.timezone.utc).timestamp()
-
-
-def _fold(name: str) -> str:
-    return unicodedata.normalize("NFC", name).casefold()
-
-
-class _LinkGraph:
-    """Every live note's wikilinks, resolved, for ``VaultMemory.related``.
-
-    Built from the index metadata (``links`` holds each note's link targets, with
-    ``#section`` and ``|alias`` already stripped by ``markdown.parse_markdown``) and
-    rebuilt whenever the engine's ``keys()`` map is replaced, which happens on any change
-    of the index.
-
-    A target resolves as a wikilink does: by path (``.md`` optional), else by file-name
-    stem, else by title, each compared case-insensitively. The first of those levels that
-    matches decides; when it matches several notes, the one in the linking note's own
-    folder wins, and if that does not settle it the link stays unresolved with the
-    matching paths as ``candidates``.
-    """
-
-    def __init__(self, keys: dict[str, str], notes: dict[str, dict]) -> None:
-        self.keys = keys
-        self.levels: tuple[dict[str, list[str]], ...] = ({}, {}, {})
-        for path in sorted(keys):
-            names = (nio.without_md(path), _stem(path), notes[path]["title"] or "")
-            for level, name in zip(self.levels, names):
-                if name:
-                    level.setdefault(_fold(name), []).append(path)
-        self.outbound: dict[str, list[tuple[str, str]]] = {}
-        self.unresolved: dict[str, list[tuple[str, list[str]]]] = {}
-        self.backlinks: dict[str, list[str]] = {}
-        for path in sorted(keys):
-            for target in notes[path]["links"] or []:
-                found, candidates = self.resolve(target, zone_of(path))
-                if found is None:
-                    self.unresolved.setdefault(path, []).append((target, candidates))
-                elif found != path:  # a note linking to itself is not related to itself
-                    self.outbound.setdefault(path, []).append((target, found))
-                    self.backlinks.setdefault(found, []).append(path)
-
-    def resolve(self, target: str, zone: str) -> tuple[str | None, list[str]]:
-        """``(path, [])`` for a resolved target, else ``(None, candidates)``."""
-        name = target.strip().replace("\\", "/").lstrip("/")
-        folded = _fold(nio.without_md(name))
-        for level in self.levels:
-            matches = level.get(folded)
-            if not matches:
-                continue
-            if len(matches) == 1:
-                return matches[0], []
-            local = [p for p in matches if zone_of(p) == zone]
-            if len(local) == 1:
-                return local[0], []
-            return None, list(matches)
-        return None, []
 
 
 class VaultMemory:
@@ -215,7 +159,7 @@ class VaultMemory:
         self._plans: OrderedDict[str, dict] = OrderedDict()
         self._usage_signature: tuple | None = None
         self._key_index: nio.KeyIndex | None = None
-        self._links: _LinkGraph | None = None
+        self._links: LinkGraph | None = None
         self.recovered: list[dict] = self._journal.recover() if recover else []
         touched = sorted({p for report in self.recovered for p in report.get("paths", [])})
         if touched:
@@ -703,7 +647,7 @@ class VaultMemory:
         name no live note (``candidates`` lists the notes an ambiguous target matches);
         ``neighbours``: up to ``limit`` notes that share its words (a search for its
         title and first distinct terms) but are not linked either way. Links resolve as
-        in ``_LinkGraph``. Reading never records usage.
+        in ``LinkGraph``. Reading never records usage.
         """
         limit = _check_int(limit, "limit", 0, MAX_LIST_LIMIT)
         path = self.resolve(key)
@@ -711,7 +655,7 @@ class VaultMemory:
         keys = self.engine.keys()
         if self._links is None or self._links.keys is not keys:
             notes = {p: index.notes[index.by_path[p]] for p in keys}
-            self._links = _LinkGraph(keys, notes)
+            self._links = LinkGraph(keys, notes)
         graph = self._links
 
         def brief(other: str) -> dict:

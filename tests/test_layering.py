@@ -28,7 +28,7 @@ LAYERS = {
     "dynamics": 2,
     "ranking": 2,
     "snippets": 2,
-    "graph": 2,
+    "graph": 3,
     "semantic": 2,
     "engine": 3,
     "memory_index": 3,
