@@ -12,6 +12,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "birkin_mnemosyne"
 LAYERS = {
     "tokenizer": 0,
     "frontmatter": 0,
+    "yaml_subset": 0,
     "markdown": 0,
     "labels": 0,
     "redact": 1,  # reads the secret-hash file
