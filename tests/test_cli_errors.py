@@ -40,6 +40,7 @@ def test_reindex_reports_an_unwritable_cache(vault, capsys, monkeypatch):
 ARGUMENTS = {
     "search": ["x"],
     "show": ["x"],
+    "related": ["x"],
     "list": [],
     "status": [],
     "digest": [],
