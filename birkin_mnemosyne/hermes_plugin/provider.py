@@ -37,6 +37,7 @@ Imports are absolute: Hermes may load this package's files under module names of
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -58,6 +59,7 @@ from birkin_mnemosyne.errors import (
     VersionConflictError,
     WriteRefusedError,
 )
+from birkin_mnemosyne.handoffs import HandoffScope, HandoffStore, render_record
 from birkin_mnemosyne.hermes_plugin.settings import (
     DEFAULT_NAME,
     FALSE_WORDS,
@@ -75,6 +77,7 @@ from birkin_mnemosyne.hermes_plugin.tool_schemas import (
 )
 from birkin_mnemosyne.markdown import estimate_tokens
 from birkin_mnemosyne.memory import VaultMemory
+from birkin_mnemosyne.memory_index import MemoryIndex
 from birkin_mnemosyne.vault_paths import slugify
 
 __all__ = ["DEFAULT_NAME", "SETTINGS", "TOOL_NAMES", "MnemosyneMemoryProvider"]
@@ -87,6 +90,8 @@ SNIPPET_CHARS = 320
 PRE_COMPRESS_NOTES = 10
 # Names and titles shorter than this are too common to count as "named in the reply".
 MIN_MENTION_CHARS = 4
+# A handoff captured by the provider keeps this much of the last exchange.
+HANDOFF_CHARS = 2000
 MIRROR_TITLES = {"memory": "Hermes memory", "user": "Hermes user profile"}
 
 
@@ -322,10 +327,63 @@ class MnemosyneMemoryProvider(MemoryProvider):
                 self._forget_session()
 
     def on_session_end(self, messages: list[dict]) -> None:
-        """Forget the session's bookkeeping. Nothing is written: the vault holds what the
-        agent chose to remember, and Hermes keeps its own transcript."""
+        """Capture a handoff when ``capture_handoffs`` is on (and a project is bound), then
+        forget the session's bookkeeping. Nothing else is written."""
         with self._lock:
+            self._capture_handoff(messages, "end")
             self._forget_session()
+
+    # -- session memory (issue 6): INDEX and handoffs of a bound project -------------------
+
+    def _project_key(self, settings: dict) -> str:
+        return settings.get("project_key") or os.environ.get("MNEMOSYNE_PROJECT_KEY", "")
+
+    def _session_memory(self, memory: VaultMemory, settings: dict) -> str:
+        """The resident INDEX and the latest handoff of the bound project ("" unbound)."""
+        project = self._project_key(settings)
+        if not project:
+            return ""
+        parts = []
+        try:
+            index = MemoryIndex(memory.vault)
+            if index.enabled:
+                parts.append(index.render()["text"].rstrip("\n"))
+            latest = HandoffStore(memory.vault).latest(HandoffScope(project))
+            if latest is not None:
+                parts.append("Where the last session left off:\n" + render_record(latest).rstrip())
+        except MnemosyneError as exc:
+            log.debug("Mnemosyne session memory failed: %s", exc)
+        return "\n\n".join(parts)
+
+    def _capture_handoff(self, messages: list[dict], event: str) -> None:
+        """A handoff from the session's last exchange and the notes it used (lock held)."""
+        memory, settings = self._memory, self._settings
+        if memory is None or not self.writable or not settings.get("capture_handoffs"):
+            return
+        project = self._project_key(settings)
+        if not project:
+            return
+        said = [
+            (m.get("role"), " ".join(_text_of(m).split()))
+            for m in messages or []
+            if isinstance(m, dict)
+        ]
+        asked = next((text for role, text in reversed(said) if role == "user" and text), "")
+        answered = next((text for role, text in reversed(said) if role == "assistant" and text), "")
+        links = list({**self._written, **self._read})
+        fields = {
+            "work_done": answered[:HANDOFF_CHARS],
+            "open_items": [asked[:HANDOFF_CHARS]] if asked else [],
+            "links": links[:PRE_COMPRESS_NOTES],
+        }
+        if not any(fields.values()):
+            return
+        digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode("utf-8")).hexdigest()
+        capture_id = f"hermes-{self._session_id}-{event}-{digest[:12]}"
+        try:
+            HandoffStore(memory.vault).capture(HandoffScope(project), fields, capture_id=capture_id)
+        except MnemosyneError as exc:
+            log.warning("Mnemosyne could not capture a handoff: %s", exc)
 
     def _forget_session(self) -> None:
         # key -> {"key", "title", "path"}; insertion order = first seen
@@ -383,16 +441,17 @@ class MnemosyneMemoryProvider(MemoryProvider):
                 return ""
             limit, budget = settings["prefetch_limit"], settings["prefetch_budget"]
             if not limit or not budget:
-                return ""
+                return self._session_memory(memory, settings)
             try:
                 response = memory.search_response(text, min(limit, 50))
             except MnemosyneError as exc:
                 log.debug("Mnemosyne prefetch failed: %s", exc)
-                return ""
+                return self._session_memory(memory, settings)
             rendered, shown = _render_recall(response["hits"], budget)
             for hit in shown:
                 self._recalled.setdefault(hit["key"], _note_ref(hit))
-        return rendered
+            session = self._session_memory(memory, settings)
+        return "\n\n".join(part for part in (session, rendered) if part)
 
     # -- tools ---------------------------------------------------------------------------
 
@@ -594,6 +653,7 @@ class MnemosyneMemoryProvider(MemoryProvider):
             memory = self._memory
             if memory is None:
                 return ""
+            self._capture_handoff(messages, "compress")
             refs: dict[str, tuple[dict, str]] = {}
             for label, group in (
                 ("written", self._written),

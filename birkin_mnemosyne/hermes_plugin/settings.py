@@ -35,6 +35,16 @@ SETTINGS: dict[str, tuple[Any, str]] = {
     "prefetch_limit": (3, "notes recalled before each turn (0 turns recall off)"),
     "prefetch_budget": (400, "tokens the recalled notes may use (UTF-8 bytes / 4)"),
     "digest_budget": (300, "tokens of vault digest in the system prompt (0 leaves it out)"),
+    # session memory (issue 6)
+    "project_key": (
+        "",
+        "bind a project: recall adds the memory INDEX and its latest handoff (empty: "
+        "$MNEMOSYNE_PROJECT_KEY; unset: neither)",
+    ),
+    "capture_handoffs": (
+        False,
+        "capture a handoff for the bound project at session end and before compression",
+    ),
     "zone": ("hermes", "vault folder for notes mirrored from Hermes's built-in memory"),
     "mirror_builtin": (True, "copy the built-in memory tool's writes into the vault"),
 }

@@ -1,0 +1,103 @@
+"""The session-memory commands: index, startup, handoff."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from birkin_mnemosyne.cli.main import main
+
+
+@pytest.fixture
+def ops(vault):
+    vault.write("runbooks/postgres-restore.md", "# Postgres restore\n\nUse pg_restore.\n")
+    vault.write("ops/handbook.md", "# Handbook\n\nLead.\n\n## One\n\nA.\n\n## Two\n\nB.\n")
+    return vault
+
+
+def run(capsys, vault, *argv):
+    code = main(["--vault", str(vault.root), *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_index_register_read_open_check(ops, capsys):
+    code, out, _ = run(
+        capsys, ops, "index", "register", "restoring the database", "runbooks/postgres-restore.md"
+    )
+    assert code == 0 and "registered" in out
+    code, out, _ = run(capsys, ops, "index", "read")
+    assert "restoring the database -> runbooks/postgres-restore.md" in out
+    code, out, _ = run(capsys, ops, "index", "open", "restoring the database", "--json")
+    assert json.loads(out)["documents"][0]["path"] == "runbooks/postgres-restore.md"
+    code, out, _ = run(capsys, ops, "index", "check", "--json")
+    assert code == 0 and json.loads(out)["orphans"] == ["ops/handbook.md"]
+
+
+def test_index_split_preview_then_apply(ops, capsys):
+    code, out, _ = run(capsys, ops, "index", "split", "ops/handbook.md", "--json")
+    plan_id = json.loads(out)["plan_id"]
+    code, out, _ = run(
+        capsys, ops, "index", "split", "ops/handbook.md", "--apply", "--plan-id", plan_id
+    )
+    assert code == 0 and "transaction:" in out
+    assert (ops.root / "ops/handbook/01-one.md").read_text(encoding="utf-8") == "## One\n\nA.\n\n"
+
+
+def test_index_without_action_is_an_error(ops, capsys):
+    code, _, err = run(capsys, ops, "index")
+    assert code == 2 and "choose an action" in err
+
+
+def test_startup_reads_and_verifies(ops, capsys, tmp_path):
+    run(capsys, ops, "index", "register", "restoring the database", "runbooks/postgres-restore.md")
+    code, out, _ = run(capsys, ops, "startup", "--task", "restoring the database now", "--json")
+    bundle = json.loads(out)
+    assert [f["path"] for f in bundle["files"]] == ["runbooks/postgres-restore.md"]
+    saved = tmp_path / "bundle.json"
+    saved.write_text(out, encoding="utf-8")
+    code, out, _ = run(capsys, ops, "startup", "--verify", str(saved))
+    assert code == 0 and "exact" in out
+    code, _, err = run(capsys, ops, "startup", "missing.md")
+    assert code == 1 and "missing" in err
+
+
+def test_handoff_capture_latest_resume_fold_undo(ops, capsys, monkeypatch):
+    monkeypatch.setenv("MNEMOSYNE_PROJECT_KEY", "atlas")
+    for n in range(4):
+        code, out, _ = run(
+            capsys, ops, "handoff", "capture", "--work-done", f"step {n}", "--capture-id", f"c{n}"
+        )
+        assert code == 0
+    code, out, _ = run(
+        capsys, ops, "handoff", "capture", "--work-done", "step 0", "--capture-id", "c0"
+    )
+    assert "already captured" in out
+    code, out, err = run(
+        capsys, ops, "handoff", "capture", "--work-done", "x", "--capture-id", "c0"
+    )
+    assert code == 3
+    monkeypatch.setattr("sys.stdin", io.StringIO('{"next_step": "deploy", "decisions": ["v2"]}'))
+    code, out, _ = run(capsys, ops, "handoff", "capture", "--json-stdin")
+    assert code == 0
+    code, out, _ = run(capsys, ops, "handoff", "latest")
+    assert "Next step: deploy" in out
+    code, out, _ = run(capsys, ops, "handoff", "resume", "--json")
+    assert json.loads(out)["captures"] == 5
+    code, out, _ = run(capsys, ops, "handoff", "fold", "--keep", "2", "--json")
+    plan_id = json.loads(out)["plan_id"]
+    code, out, _ = run(
+        capsys, ops, "handoff", "fold", "--keep", "2", "--apply", "--plan-id", plan_id, "--json"
+    )
+    tid = json.loads(out)["transaction_id"]
+    code, out, _ = run(capsys, ops, "handoff", "undo", tid)
+    assert code == 0 and "undone" in out
+    code, out, _ = run(capsys, ops, "handoff", "latest", "--project", "other")
+    assert code == 1
+
+
+def test_handoff_needs_a_project(ops, capsys):
+    code, _, err = run(capsys, ops, "handoff", "latest")
+    assert code == 2 and "MNEMOSYNE_PROJECT_KEY" in err

@@ -1,0 +1,224 @@
+"""MemoryIndex: routes, budgeted rendering, open, check, split and MEMORY.md import."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from birkin_mnemosyne.errors import InvalidInputError, NoteNotFoundError, VersionConflictError
+from birkin_mnemosyne.journal import Journal
+from birkin_mnemosyne.memory_index import INDEX_DIR, ROUTES_FILE, MemoryIndex
+
+LONG_NOTE = (
+    "---\ntitle: Ops handbook\n---\n# Ops handbook\n\nLead paragraph.\n\n"
+    "## Restore the database\n\nStop the app.\n\n```sh\n## not a heading\n```\n\n"
+    "## Rotate certificates\n\nRun certbot. Ünïcode ✓\n\n### Detail\n\nMore.\n"
+    "## Kafka retention\n\nSeven days.\n"
+)
+
+
+@pytest.fixture
+def ops(vault):
+    vault.write("runbooks/postgres-restore.md", "# Postgres restore\n\nUse pg_restore.\n")
+    vault.write("runbooks/kafka.md", "# Kafka\n\nRetention is seven days.\n")
+    vault.write("people/alice.md", "# Alice\n\nOwns billing.\n")
+    return vault
+
+
+def test_a_vault_without_the_marker_is_not_enabled(ops):
+    index = MemoryIndex(ops.root)
+    assert not index.enabled
+    assert index.routes() == []
+    assert not (ops.root / ".mnemosyne").exists()
+
+
+def test_register_is_additive_and_idempotent(ops):
+    index = MemoryIndex(ops.root)
+    first = index.register("restoring  the database", "runbooks/postgres-restore.md")
+    again = index.register("Restoring the database", "runbooks/postgres-restore")
+    assert first["created"] and not again["created"]
+    assert index.enabled and (ops.root / INDEX_DIR).is_dir()
+    index.register("restoring the database", "runbooks/kafka.md")
+    assert index.routes() == [
+        {"trigger": "restoring the database", "path": "runbooks/kafka.md"},
+        {"trigger": "restoring the database", "path": "runbooks/postgres-restore.md"},
+    ]
+    data = json.loads((ops.root / ROUTES_FILE).read_text(encoding="utf-8"))
+    assert data["format"] == "mnemosyne-memory-index/1"
+
+
+def test_register_refuses_a_missing_note_and_empty_trigger(ops):
+    index = MemoryIndex(ops.root)
+    with pytest.raises(NoteNotFoundError):
+        index.register("x", "nowhere.md")
+    with pytest.raises(InvalidInputError):
+        index.register("   ", "people/alice.md")
+
+
+def test_render_flat_within_budget(ops):
+    index = MemoryIndex(ops.root)
+    index.register("restoring the database", "runbooks/postgres-restore.md")
+    view = index.render()
+    assert view["mode"] == "flat" and not view["over_budget"]
+    assert "- restoring the database -> runbooks/postgres-restore.md" in view["text"]
+    assert view["estimated_tokens"] == -(-len(view["text"].encode("utf-8")) // 4)
+    assert view["estimate"] == "UTF-8 bytes / 4"
+
+
+def test_render_topic_map_keeps_every_route_reachable(vault):
+    index = MemoryIndex(vault.root, budget_tokens=120)
+    expected = []
+    for folder in ("ops", "people", "projects/atlas"):
+        for n in range(8):
+            path = f"{folder}/note-{n}.md"
+            vault.write(path, f"# {n}\n")
+            index.register(f"when working on {folder} item number {n}", path)
+            expected.append(path)
+    view = index.render()
+    assert view["mode"] == "topics"
+    assert view["routes"] == len(expected)
+    reached = []
+    for topic in view["topics"]:
+        assert topic in view["text"]
+        reached += [r["path"] for r in index.read(topic)["routes"]]
+    assert sorted(reached) == sorted(expected)
+
+
+def test_over_budget_warns_and_drops_nothing(vault):
+    index = MemoryIndex(vault.root, budget_tokens=5)
+    for n in range(5):
+        vault.write(f"t{n}/a.md", "# a\n")
+        index.register(f"topic {n}", f"t{n}/a.md")
+    view = index.render()
+    assert view["over_budget"] and view["warnings"]
+    assert all(f"t{n}" in view["text"] for n in range(5))
+    assert len(index.routes()) == 5
+
+
+def test_open_exact_trigger_returns_complete_documents(ops):
+    index = MemoryIndex(ops.root)
+    index.register("restoring the database", "runbooks/postgres-restore.md")
+    result = index.open("RESTORING the database")
+    assert result["matched"] and not result["fallback"]
+    [doc] = result["documents"]
+    assert doc["text"] == (ops.root / "runbooks/postgres-restore.md").read_text(encoding="utf-8")
+
+
+def test_open_falls_back_to_search_and_says_so(ops):
+    index = MemoryIndex(ops.root)
+    index.register("restoring the database", "runbooks/postgres-restore.md")
+    result = index.open("kafka retention")
+    assert result["fallback"] and not result["matched"]
+    assert result["documents"] == []
+    assert result["hits"][0]["path"] == "runbooks/kafka.md"
+
+
+def test_check_reports_orphans_and_dangling_routes_without_writing(ops):
+    index = MemoryIndex(ops.root)
+    index.register("restoring the database", "runbooks/postgres-restore.md")
+    index.register("billing owner", "people/alice.md")
+    (ops.root / "people/alice.md").unlink()
+    before = (ops.root / ROUTES_FILE).read_bytes()
+    report = index.check()
+    assert not report["ok"]
+    assert report["dangling"] == [{"trigger": "billing owner", "path": "people/alice.md"}]
+    assert report["orphans"] == ["runbooks/kafka.md"]
+    assert report["coverage"]["routed_notes"] == 1
+    assert (ops.root / ROUTES_FILE).read_bytes() == before
+
+
+def test_split_preview_writes_nothing_and_covers_every_byte(vault):
+    vault.write("ops/handbook.md", LONG_NOTE, dedent=False)
+    index = MemoryIndex(vault.root)
+    preview = index.split("ops/handbook.md")
+    assert preview["mode"] == "preview"
+    assert not (vault.root / ".mnemosyne").exists()
+    source = LONG_NOTE.encode("utf-8")
+    rows = preview["coverage"]
+    assert rows[0]["start"] == 0 and rows[-1]["end"] == len(source)
+    assert all(a["end"] == b["start"] for a, b in zip(rows, rows[1:]))
+    assert sum(r["bytes"] for r in rows) == len(source)
+    assert [r["trigger"] for r in preview["routes"]] == [
+        "Restore the database",
+        "Rotate certificates",
+        "Kafka retention",
+    ]
+
+
+def test_split_apply_is_lossless_routed_and_undoable(vault):
+    vault.write("ops/handbook.md", LONG_NOTE, dedent=False)
+    index = MemoryIndex(vault.root)
+    preview = index.split("ops/handbook.md")
+    applied = index.split("ops/handbook.md", apply=True, plan_id=preview["plan_id"])
+    assert applied["mode"] == "applied" and applied["transaction_id"]
+    source = LONG_NOTE.encode("utf-8")
+    pieces = b""
+    for row in applied["coverage"]:
+        data = (vault.root / row["target"]).read_bytes()
+        pieces += data[: row["bytes"]] if row["target"] == "ops/handbook.md" else data
+    assert pieces == source
+    assert "## not a heading" in (vault.root / "ops/handbook/01-restore-the-database.md").read_text(
+        encoding="utf-8"
+    )
+    assert len(index.routes()) == 3
+    Journal(vault.root).undo(applied["transaction_id"])
+    assert (vault.root / "ops/handbook.md").read_bytes() == source
+    assert not (vault.root / "ops/handbook").exists() or not any(
+        (vault.root / "ops/handbook").iterdir()
+    )
+    assert index.routes() == []
+
+
+def test_split_refuses_a_stale_plan_and_a_note_without_sections(vault):
+    vault.write("ops/handbook.md", LONG_NOTE, dedent=False)
+    vault.write("short.md", "# Short\n\nOne paragraph.\n")
+    index = MemoryIndex(vault.root)
+    preview = index.split("ops/handbook.md")
+    vault.write("ops/handbook.md", LONG_NOTE + "\nmore\n", dedent=False)
+    with pytest.raises(VersionConflictError):
+        index.split("ops/handbook.md", apply=True, plan_id=preview["plan_id"])
+    with pytest.raises(InvalidInputError):
+        index.split("short.md")
+
+
+def test_memory_md_is_recognised_and_imported_as_routes(ops):
+    ops.write(
+        "MEMORY.md",
+        "- [Postgres restore](runbooks/postgres-restore.md) — restoring the database\n"
+        "- [Alice](people/alice.md)\n"
+        "- [Gone](gone.md) — a missing note\n"
+        "Some other line\n",
+    )
+    index = MemoryIndex(ops.root)
+    assert index.find_memory_md() == "MEMORY.md"
+    preview = index.import_memory_md()
+    assert len(preview["routes"]) == 2 and len(preview["skipped"]) == 1
+    applied = index.import_memory_md(apply=True, plan_id=preview["plan_id"])
+    assert applied["state"] == "committed"
+    assert {r["trigger"] for r in index.routes()} == {"restoring the database", "Alice"}
+    again = index.import_memory_md(apply=True)
+    assert again["state"] == "unchanged"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "## A\r\n\r\none\r\n## B\r\ntwo ✓\r\n",
+        "intro without a newline at the end of the lead\n## A\nx\n## B\ny",
+        "---\ntitle: T\n---\n### deep\n\n# H1\n## A\n\n    ## indented code\n\n## B\n",
+    ],
+)
+def test_split_is_lossless_on_odd_notes(vault, text):
+    vault.write("n.md", text, dedent=False)
+    source = text.encode("utf-8")
+    index = MemoryIndex(vault.root)
+    applied = index.split("n.md", apply=True)
+    rebuilt = b""
+    for row in applied["coverage"]:
+        data = (vault.root / row["target"]).read_bytes()
+        rebuilt += data[: row["bytes"]]
+    assert rebuilt == source
+    assert sum(r["bytes"] for r in applied["coverage"]) == len(source)
+    Journal(vault.root).undo(applied["transaction_id"])
+    assert (vault.root / "n.md").read_bytes() == source
