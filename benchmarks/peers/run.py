@@ -1,0 +1,204 @@
+"""Peers side by side: the same documents and queries through our engine, bm25s, tantivy
+and the published birkin-mnemosyne 0.7.2, in one run.
+
+    python benchmarks/peers/run.py --data /work/shared/datasets/scifact \\
+        [--engines ours,bm25s,tantivy,mnemosyne-0.7.2] [--peer-venv /tmp/peer-venv]
+        [--no-install] [--workdir DIR] [--json out.json]
+
+The dataset is written as a vault (``public/beir.py``: one note per document), one copy
+per engine (engines that keep an index inside the vault must not see each other's).
+Each engine then runs in its own child process (``engines.py``): build the index, answer
+every judged query once (the ranking that is scored, ``limit=100``), then again timed
+query by query (warm p50 / p95), and report its peak RSS.
+
+Quality is nDCG@10, MRR@10 and recall@100 (``public/beir.py``); speed is also given as a
+ratio to ours (above 1 = slower than ours, below 1 = faster).
+
+bm25s and tantivy come from the ``bench`` extra (``pip install bm25s tantivy``); an
+engine that is not installed is skipped and the table says so. The old
+``birkin-mnemosyne==0.7.2`` shares our distribution name, so it never enters this
+environment: it lives in its own virtual environment (``--peer-venv``), created on
+first use with ``python -m venv`` and ``pip install birkin-mnemosyne==0.7.2`` unless
+``--no-install`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent / "public"))
+
+from beir import commit, load_beir, machine, score_run, write_vault  # noqa: E402
+
+ENGINES = ("ours", "bm25s", "tantivy", "mnemosyne-0.7.2")
+OLD_PACKAGE = "birkin-mnemosyne==0.7.2"
+DEFAULT_VENV = Path(tempfile.gettempdir()) / "mnemosyne-peer-venv"
+
+
+def _venv_python(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def old_package_python(venv: Path, install: bool) -> tuple[Path | None, str]:
+    """The Python of the 0.7.2 venv (created on demand), or None and the reason."""
+    python = _venv_python(venv)
+    check = [str(python), "-c", "import birkin_mnemosyne.mnemosyne"]
+    # cwd: from a checkout, "" on sys.path would find this project's package instead
+    if python.exists() and subprocess.run(check, capture_output=True, cwd=venv).returncode == 0:
+        return python, ""
+    if not install:
+        return None, f"no {OLD_PACKAGE} venv at {venv} (run without --no-install to create it)"
+    print(f"creating {venv} with {OLD_PACKAGE} ...", file=sys.stderr)
+    steps = [
+        [sys.executable, "-m", "venv", str(venv)],
+        [str(python), "-m", "pip", "install", "--quiet", OLD_PACKAGE],
+    ]
+    for step in steps:
+        proc = subprocess.run(step, capture_output=True, text=True)
+        if proc.returncode != 0:
+            tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["?"]
+            return None, f"could not install {OLD_PACKAGE}: {tail[0]}"
+    return python, ""
+
+
+def _available(name: str, venv: Path, install: bool) -> tuple[list[str] | None, dict, str]:
+    """(command prefix, environment, reason when unavailable) for one engine."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if name == "mnemosyne-0.7.2":
+        python, reason = old_package_python(venv, install)
+        # the child must import the old package, never this checkout
+        return ([str(python)] if python else None), env, reason
+    if name in ("bm25s", "tantivy") and importlib.util.find_spec(name) is None:
+        return None, env, f"not installed (pip install {name})"
+    env["PYTHONPATH"] = str(ROOT)
+    return [sys.executable], env, ""
+
+
+def run_engine(name: str, vault: Path, queries_file: Path, venv: Path, install: bool) -> dict:
+    prefix, env, reason = _available(name, venv, install)
+    if prefix is None:
+        return {"engine": name, "skipped": reason}
+    out = vault.parent / f"{name}.json"
+    print(f"[{name}] build + 2 passes over the queries ...", file=sys.stderr)
+    proc = subprocess.run(
+        [*prefix, str(HERE / "engines.py"), name, str(vault), str(queries_file), str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(vault.parent),
+    )
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        return {"engine": name, "skipped": f"failed: {tail[0]}"}
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def bench(data: Path, engines: list[str], workdir: Path, venv: Path, install: bool) -> dict:
+    corpus, queries, qrels = load_beir(data)
+    queries_file = workdir / "queries.json"
+    queries_file.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
+    rows = []
+    for name in engines:
+        vault = workdir / name / "vault"
+        if vault.exists():
+            shutil.rmtree(vault)
+        paths = write_vault(corpus, vault)
+        result = run_engine(name, vault, queries_file, venv, install)
+        if "skipped" not in result:
+            run = {
+                q: [paths[p] for p in ranked if p in paths] for q, ranked in result["run"].items()
+            }
+            result.update(score_run(run, qrels))
+            del result["run"]
+        rows.append(result)
+    ours = next((r for r in rows if r["engine"] == "ours" and "skipped" not in r), None)
+    for row in rows:
+        if ours is None or "skipped" in row:
+            continue
+        for field in ("build_s", "p50_ms", "p95_ms", "rss_mb"):
+            row[field.split("_")[0] + "_ratio"] = (
+                round(row[field] / ours[field], 2) if ours[field] else None
+            )
+    return {"dataset": data.name, "documents": len(corpus), "queries": len(queries), "rows": rows}
+
+
+def _table(result: dict) -> list[str]:
+    lines = [
+        f"{result['dataset']}: {result['documents']:,} documents, {result['queries']:,} queries",
+        "",
+        "| engine | nDCG@10 | MRR@10 | recall@100 | build s (x ours) | warm p50 ms (x ours) "
+        "| warm p95 ms (x ours) | peak RSS MB (x ours) |",
+        "|" + "---|" * 8,
+    ]
+    for r in result["rows"]:
+        if "skipped" in r:
+            lines.append(f"| {r['engine']} | {r['skipped']} |" + " |" * 6)
+            continue
+
+        def pair(value, ratio, digits=2):
+            return f"{value:.{digits}f} ({ratio if ratio is not None else '-'})"
+
+        lines.append(
+            f"| {r['engine']} | {r['ndcg@10']:.3f} | {r['mrr@10']:.3f} | {r['recall@100']:.3f} "
+            f"| {pair(r['build_s'], r.get('build_ratio'))} "
+            f"| {pair(r['p50_ms'], r.get('p50_ratio'))} "
+            f"| {pair(r['p95_ms'], r.get('p95_ratio'))} "
+            f"| {pair(r['rss_mb'], r.get('rss_ratio'), 1)} |"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--data", action="append", required=True, metavar="FOLDER", help="a BEIR folder"
+    )
+    parser.add_argument(
+        "--engines", default=",".join(ENGINES), help=f"comma-separated, from {', '.join(ENGINES)}"
+    )
+    parser.add_argument(
+        "--peer-venv",
+        default=str(DEFAULT_VENV),
+        help=f"virtual environment holding {OLD_PACKAGE} (default {DEFAULT_VENV})",
+    )
+    parser.add_argument(
+        "--no-install", action="store_true", help=f"never create the {OLD_PACKAGE} venv"
+    )
+    parser.add_argument("--workdir", help="where the vaults are written (default: a temp folder)")
+    parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+    args = parser.parse_args(argv)
+    engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    unknown = sorted(set(engines) - set(ENGINES))
+    if unknown:
+        parser.error(f"unknown engine(s) {', '.join(unknown)} — valid: {', '.join(ENGINES)}")
+    results = {"date": time.strftime("%Y-%m-%d"), "commit": commit(), "machine": machine()}
+    datasets = []
+    with tempfile.TemporaryDirectory(prefix="mnemo-peers-") as tmp:
+        for data in args.data:
+            workdir = Path(args.workdir or tmp) / Path(data).name
+            workdir.mkdir(parents=True, exist_ok=True)
+            datasets.append(
+                bench(Path(data), engines, workdir, Path(args.peer_venv), not args.no_install)
+            )
+    results["datasets"] = datasets
+    for result in datasets:
+        print("\n".join(_table(result)) + "\n")
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

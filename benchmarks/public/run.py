@@ -1,0 +1,103 @@
+"""Public retrieval benchmarks (BEIR format): nDCG@10, MRR@10, recall@100 of our engine.
+
+    python benchmarks/public/run.py --data /work/shared/datasets/scifact \\
+        --data /work/shared/datasets/locomo [--workdir /tmp/mnemo-public] [--json out.json]
+
+Each dataset is written as a vault (one note per document: ``# title`` then the text;
+file names from the document ids, see ``beir.py``) into a temporary folder, indexed from
+no cache, and every judged query is run in lexical mode with ``limit=100``.
+
+The absence verdict must not hide results here: a benchmark ranks every document, and
+an engine that says "nothing matched well" still ranks. The engine runs with the
+ranking overrides ``weak_coverage=0`` and ``weak_ratio=0`` (``VERDICT_OFF``), under
+which the verdict is weak only when nothing matched at all, so ``hits`` always holds the
+full ranking. (``best_weak`` holds only three results, too few for recall@100.)
+
+The data are never copied into the repository; the vault goes to ``--workdir`` or a
+temporary folder that is deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from beir import commit, load_beir, machine, score_run, write_vault  # noqa: E402
+
+LIMIT = 100
+VERDICT_OFF = {"weak_coverage": 0.0, "weak_ratio": 0.0}
+
+
+def run_ours(vault: Path, paths: dict[str, str], queries: dict[str, str]) -> tuple[dict, dict]:
+    """Index ``vault`` from scratch and answer every query; returns (run, timings)."""
+    from birkin_mnemosyne import Mnemosyne
+
+    started = time.perf_counter()
+    engine = Mnemosyne(vault, ranking=VERDICT_OFF, refresh_interval=1e9)
+    engine.refresh(full=True)
+    build = time.perf_counter() - started
+    run = {}
+    started = time.perf_counter()
+    for qid, text in queries.items():
+        hits = engine.search(text, LIMIT)
+        run[qid] = [paths[h["path"]] for h in hits if h["path"] in paths]
+    answer = time.perf_counter() - started
+    engine.close()
+    return run, {"build_s": round(build, 2), "queries_s": round(answer, 2)}
+
+
+def bench_dataset(data: Path, workdir: Path, split: str) -> dict:
+    corpus, queries, qrels = load_beir(data, split)
+    vault = workdir / f"vault-{data.name}"
+    print(f"[{data.name}] writing {len(corpus):,} notes to {vault} ...", file=sys.stderr)
+    paths = write_vault(corpus, vault)
+    print(f"[{data.name}] indexing and running {len(queries):,} queries ...", file=sys.stderr)
+    run, timings = run_ours(vault, paths, queries)
+    return {
+        "dataset": data.name,
+        "documents": len(corpus),
+        **score_run(run, qrels),
+        **timings,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--data", action="append", required=True, metavar="FOLDER", help="a BEIR folder"
+    )
+    parser.add_argument("--split", default="test", help="qrels split (default test)")
+    parser.add_argument("--workdir", help="where the vaults are written (default: a temp folder)")
+    parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="mnemo-public-") as tmp:
+        workdir = Path(args.workdir) if args.workdir else Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        rows = [bench_dataset(Path(d), workdir, args.split) for d in args.data]
+    results = {
+        "date": time.strftime("%Y-%m-%d"),
+        "commit": commit(),
+        "machine": machine(),
+        "rows": rows,
+    }
+    print("| dataset | docs | queries | nDCG@10 | MRR@10 | recall@100 | index s | queries s |")
+    print("|" + "---|" * 8)
+    for r in rows:
+        print(
+            f"| {r['dataset']} | {r['documents']:,} | {r['queries']:,} | {r['ndcg@10']:.3f} | "
+            f"{r['mrr@10']:.3f} | {r['recall@100']:.3f} | {r['build_s']} | {r['queries_s']} |"
+        )
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(results, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
