@@ -56,6 +56,13 @@ ARGUMENTS = {
     "reindex": [],
     "import-chatgpt": ["{tmp}/conversations.json"],
     "import-obsidian": ["{tmp}/obsidian"],
+    "index": ["check"],
+    "startup": [],
+    "handoff": ["latest", "--project", "p"],
+    "eval": ["{tmp}/cases.yaml"],
+    "curate": ["--plan", "{tmp}/plan.json"],
+    "review": [],
+    "capacity": [],
 }
 
 

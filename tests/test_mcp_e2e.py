@@ -23,6 +23,8 @@ from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
+from birkin_mnemosyne.mcp_server import READ_TOOLS, WRITE_TOOLS  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = [sys.executable, "-m", "birkin_mnemosyne.mcp_main"]  # what the script runs
 TOKEN = "test-token-7f3a9c1e5b2d4f60"
@@ -69,7 +71,7 @@ def test_stdio_end_to_end(notes, tmp_path):
                 return tools, search, created, conflict, got
 
     tools, search, created, conflict, got = anyio.run(scenario)
-    assert len(tools) == 11
+    assert len(tools) == len(READ_TOOLS) + len(WRITE_TOOLS)
     assert tools["memory_search"].input_schema["required"] == ["query"]
     assert "no_strong_match" in tools["memory_search"].output_schema["properties"]
     assert tools["memory_get_note"].annotations.read_only_hint is True
@@ -195,7 +197,7 @@ def test_http_needs_the_bearer_token(notes, tmp_path):
                     return tools, result
 
         tools, result = anyio.run(scenario)
-        assert len(tools.tools) == 11
+        assert len(tools.tools) == len(READ_TOOLS) + len(WRITE_TOOLS)
         assert not result.is_error
         assert result.structured_content["hits"][0]["key"] == "postgres-restore"
     finally:

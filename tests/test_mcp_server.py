@@ -551,7 +551,7 @@ def test_the_recall_prompt(memory):
         return listed, got
 
     listed, got = session(build_server(memory), body)
-    assert [p.name for p in listed.prompts] == ["recall_before_answer"]
+    assert sorted(p.name for p in listed.prompts) == ["curate_vault", "recall_before_answer"]
     text = got.messages[0].content.text
     assert "memory_search" in text and "no_strong_match" in text
     assert "memory_mark_used" in text

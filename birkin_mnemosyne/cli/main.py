@@ -19,11 +19,14 @@ from pathlib import Path
 from .. import _version
 from ..errors import MnemosyneError, VaultNotFoundError
 from . import (
+    curation_commands,
+    eval_commands,
     hermes_commands,
     maintenance_commands,
     note_commands,
     onboarding_commands,
     read_commands,
+    session_commands,
 )
 from .common import CommandError, Parser, help_formatter
 
@@ -37,6 +40,9 @@ COMMAND_GROUPS = (
     read_commands.REGISTER,
     note_commands.REGISTER,
     maintenance_commands.REGISTER,
+    curation_commands.REGISTER,
+    session_commands.REGISTER,
+    eval_commands.REGISTER,
     hermes_commands.REGISTER,
 )
 
