@@ -78,6 +78,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help=f"file holding the bearer token HTTP clients must send (default: ${TOKEN_ENV})",
     )
+    for flag, what in (
+        ("--max-active-notes", "active notes"),
+        ("--max-protected-notes", "protected notes"),
+        ("--max-vault-bytes", "bytes of notes"),
+    ):
+        variable = "MNEMOSYNE_" + flag[2:].upper().replace("-", "_")
+        parser.add_argument(
+            flag,
+            metavar="N",
+            help=f"capacity budget: at most N {what} (default: ${variable}; none)",
+        )
     parser.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
     return parser
 
@@ -159,8 +170,16 @@ def main(argv: list[str] | None = None) -> int:
             from . import mcp_server
         except ExtraNotInstalledError as exc:
             raise UsageError(str(exc)) from None
+        from .curation.capacity import load_budgets
         from .memory import VaultMemory
 
+        budgets = load_budgets(
+            {
+                "max_active_notes": args.max_active_notes,
+                "max_protected_notes": args.max_protected_notes,
+                "max_vault_bytes": args.max_vault_bytes,
+            }
+        )
         memory = VaultMemory(
             vault,
             evidence_required=True if args.evidence_required else None,
@@ -171,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         with memory:
-            server = mcp_server.build_server(memory, read_only=args.read_only)
+            server = mcp_server.build_server(memory, read_only=args.read_only, budgets=budgets)
             mode = "read-only" if args.read_only else "read-write"
             if address is None:
                 logging.getLogger(__name__).info("serving %s (%s) over stdio", vault, mode)

@@ -893,12 +893,13 @@ class CurationResult(_Shape):
 class _CurationDoor:
     """Tool bodies for curation, review questions and capacity."""
 
-    def __init__(self, door: _Door) -> None:
+    def __init__(self, door: _Door, budgets: dict | None = None) -> None:
         from .curation import load_budgets
 
         self.door = door
-        # Read at start-up: an invalid MNEMOSYNE_MAX_* value stops the server at once.
-        self.budgets = load_budgets()
+        # Read at start-up: an invalid --max-* flag or MNEMOSYNE_MAX_* value stops the
+        # server at once.
+        self.budgets = load_budgets(budgets)
 
     def curation_catalog(self) -> Annotated[CallToolResult, CurationResult]:
         """The vault as a curator sees it: notes (key, zone, title, links, usage,
@@ -1030,9 +1031,11 @@ question and apply their answer with memory_review_apply.
 """
 
 
-def _add_curation_tools(server: MCPServer, door: _Door, *, read_only: bool) -> None:
+def _add_curation_tools(
+    server: MCPServer, door: _Door, *, read_only: bool, budgets: dict | None = None
+) -> None:
     """Register the curation tools and the ``curate_vault`` prompt."""
-    curation = _CurationDoor(door)
+    curation = _CurationDoor(door, budgets)
     for name, method, title, hints in _CURATION_TOOLS:
         if read_only and not hints["read_only"]:
             continue
@@ -1086,10 +1089,13 @@ def _prompt_text(read_only: bool, question: str) -> str:
     return "\n".join(steps)
 
 
-def build_server(memory: VaultMemory, *, read_only: bool = False) -> MCPServer:
+def build_server(
+    memory: VaultMemory, *, read_only: bool = False, budgets: dict | None = None
+) -> MCPServer:
     """An ``MCPServer`` over ``memory``: read tools always, write tools unless
     ``read_only``, the ``mnemosyne://digest`` resource, the ``mnemosyne://note/{key}``
-    template and the ``recall_before_answer`` prompt."""
+    template and the ``recall_before_answer`` prompt. ``budgets`` (``max_active_notes``,
+    ``max_protected_notes``, ``max_vault_bytes``) override the MNEMOSYNE_MAX_* variables."""
     door = _Door(memory, read_only=read_only)
     server = MCPServer(
         SERVER_NAME,
@@ -1110,7 +1116,7 @@ def build_server(memory: VaultMemory, *, read_only: bool = False) -> MCPServer:
         )
 
     _add_session_tools(server, door, read_only=read_only)  # session memory (issue 6)
-    _add_curation_tools(server, door, read_only=read_only)  # curation (issue 7)
+    _add_curation_tools(server, door, read_only=read_only, budgets=budgets)  # curation (issue 7)
 
     @server.resource(
         "mnemosyne://digest",

@@ -144,3 +144,12 @@ def test_curate_accepts_a_plan_as_text(memory):
     )
     assert [a["op"] for a in preview["accepted"]] == ["rezone"]
     assert garbage["accepted"] == [] and garbage["dropped"] == []
+
+
+def test_budget_options_override_the_environment(memory, monkeypatch):
+    monkeypatch.setenv("MNEMOSYNE_MAX_ACTIVE_NOTES", "100")
+    (capacity,) = calls(
+        build_server(memory, budgets={"max_active_notes": 2}), ("memory_capacity", {})
+    )
+    assert capacity["active_notes"]["count"] == 3
+    assert capacity["active_notes"]["budget"] == 2

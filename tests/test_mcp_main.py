@@ -127,3 +127,14 @@ def test_help_and_version(capsys):
     with pytest.raises(SystemExit):
         main(["--version"])
     assert capsys.readouterr().out.startswith("mnemosyne-mcp ")
+
+
+def test_capacity_budget_flags_are_validated_before_serving(tmp_path, capsys):
+    from birkin_mnemosyne import mcp_main
+
+    vault = tmp_path / "v"
+    vault.mkdir()
+    code = mcp_main.main(["--vault", str(vault), "--max-active-notes", "many"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "max_active_notes" in err and err.count("\n") == 1
