@@ -41,6 +41,19 @@ class VaultFactory:
 
 
 @pytest.fixture
+def cli(capsys):
+    """Run ``mnemosyne`` in-process: ``code, out, err = cli("search", "x")``."""
+    from birkin_mnemosyne.cli import main
+
+    def run(*argv):
+        code = main([str(a) for a in argv])
+        captured = capsys.readouterr()
+        return code, captured.out, captured.err
+
+    return run
+
+
+@pytest.fixture
 def vault(tmp_path) -> VaultFactory:
     """A factory over an empty vault folder: ``vault.write("a/b.md", text)``."""
     root = tmp_path / "vault"

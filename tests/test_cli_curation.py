@@ -9,18 +9,6 @@ import sys
 
 import pytest
 
-from birkin_mnemosyne.cli import main
-
-
-@pytest.fixture
-def cli(capsys):
-    def run(*argv):
-        code = main([str(a) for a in argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return run
-
 
 @pytest.fixture
 def notes(vault):

@@ -8,19 +8,7 @@ import sys
 
 import pytest
 
-from birkin_mnemosyne.cli import main
-
 PLAN_KEYS = {"mode", "plan_id", "operation", "changes", "unchanged", "warnings"}
-
-
-@pytest.fixture
-def cli(capsys):
-    def run(*argv):
-        code = main([str(a) for a in argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return run
 
 
 @pytest.fixture

@@ -11,20 +11,8 @@ import zipfile
 
 import pytest
 
-from birkin_mnemosyne.cli import main
-
 PREVIEW_KEYS = {"mode", "plan_id", "vault", "changes", "summary", "refused", "warnings"}
 APPLIED_KEYS = {"mode", "transaction_id", "state", "paths", "plan_id", "summary"}
-
-
-@pytest.fixture
-def cli(capsys):
-    def run(*argv):
-        code = main([str(a) for a in argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return run
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ import sys
 
 import pytest
 
-from birkin_mnemosyne.cli import main
-
 NOTE_READ_KEYS = {
     "key",
     "path",
@@ -23,18 +21,6 @@ NOTE_READ_KEYS = {
     "truncated",
     "outline",
 }
-
-
-@pytest.fixture
-def cli(capsys):
-    """Run ``mnemosyne`` in-process: ``code, out, err = cli("search", "x")``."""
-
-    def run(*argv):
-        code = main([str(a) for a in argv])
-        captured = capsys.readouterr()
-        return code, captured.out, captured.err
-
-    return run
 
 
 @pytest.fixture
