@@ -51,6 +51,10 @@ COMPACT_AT = 0.25
 PARALLEL_MIN = 2000
 PARALLEL_BATCH = 250
 MAX_WORKERS = 4
+SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
+_TRUE = ("1", "true", "yes", "on")
+# Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
+FUSION_POOL = 50
 
 
 # name (or prefix "w_"/"b_") -> (low, high, low excluded); others: finite and >= 0
@@ -92,6 +96,7 @@ class Mnemosyne:
         clock: Callable[[], float] = time.time,
         ranking: dict | None = None,
         parallel: bool | None = None,
+        semantic: bool | None = None,
     ) -> None:
         root = Path(os.path.expanduser(str(vault)))
         if not root.is_dir():
@@ -123,6 +128,15 @@ class Mnemosyne:
         self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
         self._reader: BlockFile | None = None  # the open cache file postings are read from
         self.warnings: list[str] = []  # engine-level (not per-file) warnings
+        # Opt-in hybrid retrieval: None reads $MNEMOSYNE_SEMANTIC. The semantic module
+        # (and numpy, model2vec) is imported only once a search needs it.
+        if semantic is None:
+            semantic = os.environ.get(SEMANTIC_ENV, "").strip().lower() in _TRUE
+        self.semantic = bool(semantic)
+        self._semantic = None  # a SemanticIndex once loaded
+        self._semantic_reason: str | None = None  # why hybrid search is off, if it is
+        self._generation = 0  # bumped whenever the index changes
+        self.fusion = None  # FusionParams; None = the defaults chosen on the benchmark
 
     def close(self) -> None:
         """Release the open cache file (also done when the engine is garbage-collected)."""
@@ -304,6 +318,8 @@ class Mnemosyne:
             index.add(doc)
             if progress is not None:
                 progress(done, len(todo))
+        if deleted or todo or full:
+            self._generation += 1
         if deleted or todo or full or not self.cache_path.exists():
             self._keys = self._live_count = None
             self._save(index)
@@ -473,6 +489,7 @@ class Mnemosyne:
         index = self.index
         allowed = self._note_filter(index, zone, required_labels, include_archive)
 
+        hybrid = self._semantic_index() if not exact else None
         units = [] if exact else query_units(query)
         for attempt in range(2):
             try:
@@ -501,7 +518,7 @@ class Mnemosyne:
                 index,
                 plan,
                 scores,
-                limit=limit,
+                limit=max(limit, FUSION_POOL) if hybrid is not None else limit,
                 params=self.ranking,
                 allowed=allowed,
                 multiplier=self._multiplier(index),
@@ -514,19 +531,127 @@ class Mnemosyne:
             term_weights = {
                 t: (ts.idf or 0.1) * w for t, ts, w in zip(plan.terms, scores, plan.weights)
             }
-        hits = [self._hit(index, note, term_weights) for note in ranked]
+        provenance: dict[int, str] = {}
+        if hybrid is not None:
+            ranked, signals_verdict, provenance = self._fuse(
+                hybrid, index, query, ranked, signals_verdict, limit, allowed
+            )
+        hits = [self._hit(index, note, term_weights, provenance) for note in ranked]
         weak = signals_verdict["no_strong_match"]
+        if hybrid is not None:
+            mode, reason = "hybrid", None
+        elif self.semantic and exact:
+            mode, reason = "lexical", "an exact search matches literally; semantic ranking is off"
+        else:
+            mode, reason = "lexical", self._semantic_reason if self.semantic else None
         return {
             # Echoed redacted: a response may be logged, and a query can hold a secret.
             "query": self.redactor.redact(query),
-            "mode": "lexical",
-            "degraded_reason": None,
+            "mode": mode,
+            "degraded_reason": reason,
             "hits": [] if weak else hits,
             "no_strong_match": weak,
             "best_weak": hits[:3] if weak else [],
             "signals": signals_verdict["signals"],
             "index": self.freshness(),
         }
+
+    # -- semantic (opt-in) -------------------------------------------------------------
+
+    @property
+    def mode(self) -> str:
+        """``hybrid`` when semantic search is on and ready, else ``lexical``."""
+        return "hybrid" if self._semantic_index() is not None else "lexical"
+
+    def use_semantic(self, on: bool = True) -> None:
+        """Turn hybrid retrieval on or off for this engine (as ``semantic=`` does)."""
+        self.semantic = bool(on)
+
+    def _semantic_index(self):
+        """The ready SemanticIndex, or None (with ``_semantic_reason`` saying why)."""
+        if not self.semantic:
+            return None
+        if self._semantic is None and self._semantic_reason is None:
+            from . import semantic
+
+            reason = semantic.missing_extra()
+            if reason is None and semantic.prepared_model(self.vault) is None:
+                reason = f"semantic search is on but no model is prepared — {semantic.PREPARE_HINT}"
+            if reason is None:
+                try:
+                    self._semantic = semantic.SemanticIndex(self.vault)
+                except (OSError, ValueError) as exc:
+                    reason = (
+                        f"semantic search is on but the prepared model does not load ({exc}) — "
+                        f"{semantic.PREPARE_HINT}"
+                    )
+            if reason is not None:
+                self._semantic_reason = f"{reason}; searching lexical-only"
+                log.warning("%s", self._semantic_reason)
+        if self._semantic is not None:
+            index = self.index
+            self._semantic.sync(index, self._generation, lambda nid: self._embed_texts(index, nid))
+            for message in self._semantic.warnings:
+                self._warn(message)
+        return self._semantic
+
+    def _embed_texts(self, index: Index, nid: int) -> list[str] | None:
+        """What is embedded for each section of a note: its context, then its text."""
+        from .document import decode_note
+
+        meta = index.notes[nid]
+        try:
+            data = (self.vault / meta["path"]).read_bytes()
+        except OSError:
+            return None
+        if len(data) != meta["size"]:
+            return None  # changed since it was indexed; the next refresh catches up
+        text = decode_note(data)[0]
+        offset = meta.get("body_offset") or 0
+        title = str(meta["title"] or "")
+        out = []
+        for sid in index.note_sections(nid):
+            heading = index.sec_heading[sid]
+            context = f"{title} > {heading}" if heading and heading != title else title
+            body = text[offset + index.sec_start[sid] : offset + index.sec_end[sid]]
+            out.append(self.redactor.redact(f"{context}\n{body}"))
+        return out
+
+    def _fuse(self, hybrid, index, query, ranked, signals_verdict, limit, allowed):
+        from dataclasses import replace
+
+        from .fusion import FusionParams, fuse
+        from .ranking import RankedNote
+
+        params = self.fusion or FusionParams()
+        # The index may have been rebuilt since the search began (a damaged block).
+        hybrid.sync(index, self._generation, lambda nid: self._embed_texts(index, nid))
+        neighbours = hybrid.query(query, index, allowed=allowed, limit=FUSION_POOL)
+        fused = fuse(
+            [(note.nid, note.full, note.score) for note in ranked],
+            [(nid, similarity) for nid, similarity, _ in neighbours],
+            limit=limit,
+            params=params,
+        )
+        lexical = {note.nid: note for note in ranked}
+        semantic = {nid: (similarity, sid) for nid, similarity, sid in neighbours}
+        out = []
+        for item in fused:
+            if item.nid in lexical:
+                out.append(replace(lexical[item.nid], score=item.score))
+            else:
+                similarity, sid = semantic[item.nid]
+                out.append(RankedNote(item.nid, item.score, 0.0, False, 0.0, sid, [], similarity))
+        best = neighbours[0][1] if neighbours else 0.0
+        verdict_out = dict(signals_verdict)
+        verdict_out["signals"] = {**signals_verdict["signals"], "semantic_best": round(best, 4)}
+        if (
+            signals_verdict["no_strong_match"]
+            and params.strong is not None
+            and best >= params.strong
+        ):
+            verdict_out["no_strong_match"] = False
+        return out, verdict_out, {item.nid: item.provenance for item in fused}
 
     @staticmethod
     def _check_expansions(expansions: dict) -> None:
@@ -655,7 +780,9 @@ class Mnemosyne:
             text[offset + index.sec_start[sid] : offset + index.sec_end[sid]]
         )
 
-    def _hit(self, index: Index, note, term_weights: dict[str, float]) -> dict:
+    def _hit(
+        self, index: Index, note, term_weights: dict[str, float], provenance: dict | None = None
+    ) -> dict:
         meta = index.notes[note.nid]
         sid = note.best_sid
         snippet = ""
@@ -672,7 +799,7 @@ class Mnemosyne:
             "also": [index.sec_heading[s] for s in note.also_sids],
             "line": index.sec_line[sid] if index.note_count[note.nid] else 1,
             "score": round(note.score, 4),
-            "provenance": "keyword",
+            "provenance": (provenance or {}).get(note.nid, "keyword"),
             "snippet": snippet,
             "labels": list(meta["labels"] or []),
             "date": meta["date"],
@@ -735,7 +862,8 @@ class Mnemosyne:
             "cache": {"path": str(self.cache_path), "bytes": self._cache_bytes},
             "warnings": [w.to_dict() for w in self.file_warnings()],
             "engine_warnings": list(self.warnings) + list(self._folder_problems),
-            "mode": "lexical",
+            "mode": self.mode,
+            "degraded_reason": self._semantic_reason if self.semantic else None,
         }
 
     def note_meta(self, path: str) -> dict | None:

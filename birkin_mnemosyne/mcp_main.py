@@ -89,6 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
             metavar="N",
             help=f"capacity budget: at most N {what} (default: ${variable}; none)",
         )
+    parser.add_argument(
+        "--semantic",
+        action="store_true",
+        help="hybrid keyword + semantic search (the 'semantic' extra and "
+        "`mnemosyne semantic prepare`; default: $MNEMOSYNE_SEMANTIC)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="log requests to stderr")
     return parser
 
@@ -185,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
             evidence_required=True if args.evidence_required else None,
             recover=not args.read_only,  # a read-only server changes no file
         )
+        if args.semantic:
+            memory.engine.use_semantic()
     except (UsageError, MnemosyneError) as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

@@ -63,6 +63,7 @@ ARGUMENTS = {
     "curate": ["--plan", "{tmp}/plan.json"],
     "review": [],
     "capacity": [],
+    "semantic": ["status"],
 }
 
 

@@ -31,6 +31,7 @@ LAYERS = {
     "snippets": 2,
     "graph": 3,
     "semantic": 2,
+    "fusion": 2,  # rank fusion maths; standard library only
     "engine": 3,
     "memory_index": 3,
     "startup": 3,

@@ -148,11 +148,24 @@ def build_vault(workdir: Path, size: int, notes: dict[str, Path]) -> Path:
 # -------------------------------------------------------------------- measure
 
 
-def run_queries(vault: Path, queries: list[dict]) -> tuple[list[dict], dict]:
-    engine = Mnemosyne(vault, refresh_interval=1e9, clock=lambda: NOW)
+def run_queries(
+    vault: Path, queries: list[dict], semantic: str | None = None, fusion=None
+) -> tuple[list[dict], dict]:
+    if semantic:
+        from birkin_mnemosyne import semantic as semantic_module
+
+        record = semantic_module.prepared_model(vault)
+        if record is None or record.get("source") != str(Path(semantic).resolve()):
+            semantic_module.prepare(vault, semantic)
+    engine = Mnemosyne(vault, refresh_interval=1e9, clock=lambda: NOW, semantic=bool(semantic))
+    engine.fusion = fusion
     started = time.perf_counter()
     info = engine.refresh()
     info["refresh_s"] = round(time.perf_counter() - started, 2)
+    if semantic:
+        started = time.perf_counter()
+        engine.search_response("warm up the vectors", LIMIT)  # embeds new sections
+        info["vectors_s"] = round(time.perf_counter() - started, 2)
     for query in queries[:5]:  # warm-up: load postings blocks, fill caches
         engine.search_response(query["q"], LIMIT)
     outcomes = []
@@ -165,6 +178,15 @@ def run_queries(vault: Path, queries: list[dict]) -> tuple[list[dict], dict]:
         outcomes.append({**query, "ranked": ranked[:LIMIT], "weak": weak, "ms": elapsed})
     engine.close()
     return outcomes, info
+
+
+def _max_rss_mb() -> float | None:
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -279,6 +301,11 @@ def main(argv: list[str] | None = None) -> int:
         "--max-queries", type=int, help="only the first N queries of the split (smoke tests)"
     )
     parser.add_argument("--show-misses", type=int, default=0, help="print N missed queries")
+    parser.add_argument(
+        "--semantic",
+        metavar="MODEL_PATH",
+        help="run hybrid retrieval with this model2vec model (prepared into each vault)",
+    )
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s]
     workdir = Path(args.workdir or Path(tempfile.gettempdir()) / "mnemo-retrieval-bench")
@@ -304,16 +331,19 @@ def main(argv: list[str] | None = None) -> int:
     }
     for size in sizes:
         vault = build_vault(workdir, size, notes)
-        outcomes, info = run_queries(vault, chosen)
+        outcomes, info = run_queries(vault, chosen, args.semantic)
         times = [outcome["ms"] for outcome in outcomes]
         result = {
             "split": args.split,
             "notes": info["notes"],
             "refresh_s": info["refresh_s"],
+            "vectors_s": info.get("vectors_s"),
             "latency_ms": {
                 "p50": round(_percentile(times, 0.5), 2),
                 "p95": round(_percentile(times, 0.95), 2),
             },
+            "mode": "hybrid" if args.semantic else "lexical",
+            "max_rss_mb": _max_rss_mb(),
             "slices": slices(outcomes),
             "misses": failures(outcomes),
         }

@@ -26,6 +26,7 @@ from . import (
     note_commands,
     onboarding_commands,
     read_commands,
+    semantic_commands,
     session_commands,
 )
 from .common import CommandError, Parser, help_formatter
@@ -43,6 +44,7 @@ COMMAND_GROUPS = (
     curation_commands.REGISTER,
     session_commands.REGISTER,
     eval_commands.REGISTER,
+    semantic_commands.REGISTER,
     hermes_commands.REGISTER,
 )
 

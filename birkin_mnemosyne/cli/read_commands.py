@@ -38,6 +38,11 @@ def register_search(sub):
         "--exact", action="store_true", help="match a literal substring (case-insensitive)"
     )
     p.add_argument("--include-archive", action="store_true", help="also search _archive/")
+    p.add_argument(
+        "--semantic",
+        action="store_true",
+        help="hybrid keyword + semantic search (needs `mnemosyne semantic prepare`)",
+    )
     add_json_flag(p)
     p.set_defaults(handler=run_search)
     return p
@@ -45,6 +50,8 @@ def register_search(sub):
 
 def run_search(args) -> int:
     with open_memory(args) as memory:
+        if args.semantic:
+            memory.engine.use_semantic()
         response = memory.search_response(
             args.query,
             args.limit,

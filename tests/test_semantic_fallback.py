@@ -1,0 +1,126 @@
+"""Semantic search without the extra or without a prepared model: lexical, and says why."""
+
+from __future__ import annotations
+
+import logging
+import sys
+
+from birkin_mnemosyne import Mnemosyne
+
+INSTALL = 'pip install "birkin-mnemosyne[semantic]"'
+
+
+def _hide_extra(monkeypatch):
+    # A None entry in sys.modules makes `import numpy` raise ImportError.
+    for name in ("numpy", "model2vec"):
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+def test_the_module_imports_without_the_extra_and_names_the_install(monkeypatch):
+    _hide_extra(monkeypatch)
+    from birkin_mnemosyne import semantic
+
+    message = semantic.missing_extra()
+    assert message is not None and INSTALL in message
+
+
+def test_missing_extra_searches_lexical_and_logs_one_line(vault, monkeypatch, caplog):
+    _hide_extra(monkeypatch)
+    vault.write("ops/restore.md", "# Restore\n\nRestore the database from the dump.\n")
+    engine = Mnemosyne(vault.root, semantic=True)
+    with caplog.at_level(logging.WARNING, logger="birkin_mnemosyne"):
+        first = engine.search_response("restore database")
+        second = engine.search_response("database dump")
+    for response in (first, second):
+        assert response["mode"] == "lexical"
+        assert INSTALL in response["degraded_reason"]
+        assert response["degraded_reason"].endswith("searching lexical-only")
+        assert all(hit["provenance"] == "keyword" for hit in response["hits"])
+    assert first["hits"][0]["path"] == "ops/restore.md"
+    lines = [r.getMessage() for r in caplog.records if "semantic" in r.getMessage()]
+    assert lines == [first["degraded_reason"]]
+    assert engine.stats()["mode"] == "lexical"
+
+
+def test_the_environment_variable_turns_it_on(vault, monkeypatch):
+    _hide_extra(monkeypatch)
+    vault.write("a.md", "# A\n\nalpha\n")
+    monkeypatch.setenv("MNEMOSYNE_SEMANTIC", "1")
+    response = Mnemosyne(vault.root).search_response("alpha")
+    assert response["mode"] == "lexical" and INSTALL in response["degraded_reason"]
+
+
+def test_off_by_default_with_no_reason(vault):
+    vault.write("a.md", "# A\n\nalpha\n")
+    response = Mnemosyne(vault.root).search_response("alpha")
+    assert response["mode"] == "lexical" and response["degraded_reason"] is None
+
+
+def test_fusion_keeps_full_lexical_matches_first():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    params = FusionParams(method="rrf", semantic_weight=1.0, floor=0.5)
+    fused = fuse(
+        [(1, False, 3.0), (2, True, 2.0), (3, False, 1.0)],
+        [(4, 0.9), (1, 0.8), (5, 0.3), (3, 0.2)],
+        limit=10,
+        params=params,
+    )
+    assert fused[0].nid == 2 and fused[0].full and fused[0].provenance == "keyword"
+    by_nid = {item.nid: item for item in fused}
+    assert by_nid[1].provenance == "both"
+    assert by_nid[4].provenance == "semantic"
+    assert 5 not in by_nid  # semantic-only and below the floor
+    assert [item.nid for item in fused][:2] == [2, 1]  # both orders agree on 1
+
+
+def test_fusion_is_reciprocal_rank():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    params = FusionParams(method="rrf", k=10.0, semantic_weight=1.0, floor=0.0)
+    fused = fuse([(7, False, 1.0)], [(8, 0.9), (7, 0.1)], limit=5, params=params)
+    scores = {item.nid: item.score for item in fused}
+    assert scores[7] == 1 / 11 + 1 / 12
+    assert scores[8] == 1 / 11
+
+
+def test_convex_fusion_keeps_the_lexical_margin():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    params = FusionParams(method="convex", semantic_weight=0.5, floor=0.5)
+    fused = fuse(
+        [(1, False, 10.0), (2, False, 5.0)],
+        [(2, 0.75), (3, 1.0), (1, 0.5), (4, 0.4)],
+        limit=10,
+        params=params,
+    )
+    scores = {item.nid: item.score for item in fused}
+    assert scores == {1: 0.5, 2: 0.25 + 0.25, 3: 0.5}
+    # ties break on the lexical rank; a note in both orders is "both" even at the floor
+    assert [(item.nid, item.provenance) for item in fused] == [
+        (1, "both"),
+        (2, "both"),
+        (3, "semantic"),
+    ]
+    assert 4 not in scores
+
+
+def test_the_mcp_launcher_takes_semantic():
+    from birkin_mnemosyne.mcp_main import build_parser
+
+    assert build_parser().parse_args(["--semantic"]).semantic is True
+    assert build_parser().parse_args([]).semantic is False
+
+
+def test_a_lexical_search_never_imports_the_extra(vault):
+    import subprocess
+
+    vault.write("a.md", "# A\n\nalpha\n")
+    code = (
+        "import sys\n"
+        "from birkin_mnemosyne import Mnemosyne\n"
+        f"Mnemosyne({str(vault.root)!r}).search('alpha')\n"
+        "loaded = {'numpy', 'model2vec', 'birkin_mnemosyne.semantic'} & set(sys.modules)\n"
+        "assert not loaded, loaded\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
