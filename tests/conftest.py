@@ -81,3 +81,20 @@ def cache_text(path: Path) -> str:
         return "\n".join(parts)
     finally:
         reader.close()
+
+
+def load_script(name: str, path: Path, *also: Path):
+    """Import a benchmark script by path (its folder, and ``also``, on sys.path meanwhile)."""
+    import importlib.util
+    import sys
+
+    folders = [str(path.parent), *(str(a) for a in also)]
+    sys.path[:0] = folders
+    try:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        for folder in folders:
+            sys.path.remove(folder)

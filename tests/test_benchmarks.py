@@ -2,28 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 FOOTPRINT = ROOT / "benchmarks" / "footprint"
 
 
-def _load(name: str, path: Path):
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(path.parent))
-
-
 def test_generator_is_deterministic(tmp_path):
-    generate = _load("generate", FOOTPRINT / "generate.py")
+    generate = load_script("generate", FOOTPRINT / "generate.py")
     a = generate.generate_vault(tmp_path / "a", 40, seed=3)
     b = generate.generate_vault(tmp_path / "b", 40, seed=3)
     assert a["notes"] == b["notes"] == 40
@@ -36,7 +25,7 @@ def test_generator_is_deterministic(tmp_path):
 
 
 def test_footprint_runner_smoke(tmp_path, capsys):
-    run = _load("footprint_run", FOOTPRINT / "run.py")
+    run = load_script("footprint_run", FOOTPRINT / "run.py")
     out = tmp_path / "out.json"
     assert (
         run.main(["--sizes", "30", "--workdir", str(tmp_path), "--runs", "1", "--json", str(out)])

@@ -9,25 +9,14 @@ import importlib.util
 import json
 import math
 import os
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 PUBLIC = ROOT / "benchmarks" / "public"
 PEERS = ROOT / "benchmarks" / "peers"
-
-
-def _load(name: str, path: Path):
-    sys.path.insert(0, str(PUBLIC))
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(PUBLIC))
 
 
 @pytest.fixture
@@ -59,7 +48,7 @@ def dataset(tmp_path) -> Path:
 
 
 def test_metrics_by_hand():
-    beir = _load("beir", PUBLIC / "beir.py")
+    beir = load_script("beir", PUBLIC / "beir.py", PUBLIC)
     judged = {"a": 2, "b": 1, "z": 0}
     ideal = 2 + 1 / math.log2(3)
     assert beir.ndcg_at(["a", "b"], judged) == pytest.approx(1.0)
@@ -74,7 +63,7 @@ def test_metrics_by_hand():
 
 
 def test_dataset_loading_and_vault_writing(dataset, tmp_path):
-    beir = _load("beir", PUBLIC / "beir.py")
+    beir = load_script("beir", PUBLIC / "beir.py", PUBLIC)
     corpus, queries, qrels = beir.load_beir(dataset)
     assert set(queries) == {"q1", "q2"} and qrels["q1"] == {"conv-1#D1:1": 2, "d3": 1}
     paths = beir.write_vault(corpus, tmp_path / "vault")
@@ -85,7 +74,7 @@ def test_dataset_loading_and_vault_writing(dataset, tmp_path):
 
 
 def test_public_runner_smoke(dataset, tmp_path, capsys):
-    run = _load("public_run", PUBLIC / "run.py")
+    run = load_script("public_run", PUBLIC / "run.py", PUBLIC)
     out = tmp_path / "out.json"
     assert (
         run.main(["--data", str(dataset), "--workdir", str(tmp_path / "w"), "--json", str(out)])
@@ -98,7 +87,7 @@ def test_public_runner_smoke(dataset, tmp_path, capsys):
 
 
 def test_peers_runner_smoke(dataset, tmp_path, capsys):
-    run = _load("peers_run", PEERS / "run.py")
+    run = load_script("peers_run", PEERS / "run.py", PUBLIC)
     engines = ["ours", "bm25s", "tantivy", "mnemosyne-0.7.2"]
     out = tmp_path / "out.json"
     argv = ["--data", str(dataset), "--engines", ",".join(engines), "--json", str(out)]
@@ -120,7 +109,7 @@ def test_peers_runner_smoke(dataset, tmp_path, capsys):
 
 
 def test_peers_runner_refuses_unknown_engines(dataset):
-    run = _load("peers_run", PEERS / "run.py")
+    run = load_script("peers_run", PEERS / "run.py", PUBLIC)
     with pytest.raises(SystemExit):
         run.main(["--data", str(dataset), "--engines", "ours,lucene"])
 
@@ -129,7 +118,7 @@ def test_peers_runner_runs_the_published_package(dataset, tmp_path):
     venv = os.environ.get("MNEMOSYNE_PEER_VENV")
     if not venv or not Path(venv).is_dir():
         pytest.skip("set MNEMOSYNE_PEER_VENV to a venv holding birkin-mnemosyne==0.7.2")
-    run = _load("peers_run", PEERS / "run.py")
+    run = load_script("peers_run", PEERS / "run.py", PUBLIC)
     out = tmp_path / "out.json"
     argv = ["--data", str(dataset), "--engines", "mnemosyne-0.7.2", "--json", str(out)]
     assert run.main([*argv, "--peer-venv", venv, "--no-install", "--workdir", str(tmp_path)]) == 0

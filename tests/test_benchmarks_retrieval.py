@@ -2,40 +2,29 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRIEVAL = ROOT / "benchmarks" / "retrieval"
 
 
-def _load(name: str, path: Path):
-    sys.path.insert(0, str(path.parent))
-    try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(path.parent))
-
-
 def test_split_is_frozen_and_covers_every_query():
-    run = _load("retrieval_run", RETRIEVAL / "run.py")
+    run = load_script("retrieval_run", RETRIEVAL / "run.py")
     pinned = (RETRIEVAL / "SPLIT.sha256").read_text(encoding="utf-8").split()[0]
     assert run.split_digest() == pinned, "queries.jsonl or split.json changed: refreeze knowingly"
     assignment = run.check_split()
     ids = [query["id"] for query in run.load_queries()]
     assert len(ids) == len(set(ids)) == len(assignment)
     assert set(assignment) == set(ids)
-    freeze = _load("retrieval_freeze", RETRIEVAL / "freeze.py")
+    freeze = load_script("retrieval_freeze", RETRIEVAL / "freeze.py")
     assert all(freeze.split_of(qid) == name for qid, name in assignment.items())
 
 
 def test_queries_point_at_gold_notes():
-    run = _load("retrieval_run", RETRIEVAL / "run.py")
+    run = load_script("retrieval_run", RETRIEVAL / "run.py")
     notes = run.gold_notes()
     queries = run.load_queries()
     assert {run.gold_language(path, notes) for path in notes} == set(run.LANGS)
@@ -50,8 +39,8 @@ def test_queries_point_at_gold_notes():
 
 
 def test_runner_and_compare_smoke(tmp_path, capsys):
-    run = _load("retrieval_run", RETRIEVAL / "run.py")
-    compare = _load("retrieval_compare", RETRIEVAL / "compare.py")
+    run = load_script("retrieval_run", RETRIEVAL / "run.py")
+    compare = load_script("retrieval_compare", RETRIEVAL / "compare.py")
     size = len(run.gold_notes()) + 20
     out = tmp_path / "out.json"
     args = ["--sizes", str(size), "--split", "dev", "--max-queries", "20"]
