@@ -849,20 +849,26 @@ _SESSION_TOOLS: tuple[tuple[str, str, str, dict], ...] = (
 )
 
 
-def _add_session_tools(server: MCPServer, door: _Door, *, read_only: bool) -> None:
-    """Register the session-memory tools, and ``mnemosyne://index`` when the vault has
-    opted in to the memory INDEX (a vault without it lists the same resources as before)."""
-    session = _SessionDoor(door)
-    for name, method, title, hints in _SESSION_TOOLS:
+def _register_tools(server: MCPServer, owner, table, *, read_only: bool) -> None:
+    """Add each ``(name, method, title, hints)`` of ``table`` as a tool whose body is
+    ``owner.method``; write tools are left out of a read-only server."""
+    for name, method, title, hints in table:
         if read_only and not hints["read_only"]:
             continue
-        body = getattr(session, method)
+        body = getattr(owner, method)
         server.add_tool(
             body,
             name=name,
             description=inspect.cleandoc(body.__doc__),
             annotations=_annotations(title, **hints),
         )
+
+
+def _add_session_tools(server: MCPServer, door: _Door, *, read_only: bool) -> None:
+    """Register the session-memory tools, and ``mnemosyne://index`` when the vault has
+    opted in to the memory INDEX (a vault without it lists the same resources as before)."""
+    session = _SessionDoor(door)
+    _register_tools(server, session, _SESSION_TOOLS, read_only=read_only)
     if not session.index.enabled:
         return
 
@@ -1036,16 +1042,7 @@ def _add_curation_tools(
 ) -> None:
     """Register the curation tools and the ``curate_vault`` prompt."""
     curation = _CurationDoor(door, budgets)
-    for name, method, title, hints in _CURATION_TOOLS:
-        if read_only and not hints["read_only"]:
-            continue
-        body = getattr(curation, method)
-        server.add_tool(
-            body,
-            name=name,
-            description=inspect.cleandoc(body.__doc__),
-            annotations=_annotations(title, **hints),
-        )
+    _register_tools(server, curation, _CURATION_TOOLS, read_only=read_only)
     if read_only:
         return
 
@@ -1104,16 +1101,7 @@ def build_server(
         version=_version.__version__,
         log_level="WARNING",
     )
-    for name, method, title, hints in _TOOLS:
-        if read_only and not hints["read_only"]:
-            continue
-        body = getattr(door, method)
-        server.add_tool(
-            body,
-            name=name,
-            description=inspect.cleandoc(body.__doc__),
-            annotations=_annotations(title, **hints),
-        )
+    _register_tools(server, door, _TOOLS, read_only=read_only)
 
     _add_session_tools(server, door, read_only=read_only)  # session memory (issue 6)
     _add_curation_tools(server, door, read_only=read_only, budgets=budgets)  # curation (issue 7)
