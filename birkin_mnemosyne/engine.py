@@ -33,7 +33,7 @@ from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import Redactor, load_secret_hashes
 from .snippets import make_snippet
 from .tokenizer import query_units, tokenize
-from .vault_paths import ARCHIVE_DIR, check_zone
+from .vault_paths import ARCHIVE_DIR, check_zone, note_stem
 
 __all__ = ["INDEX_FORMAT", "Mnemosyne"]
 
@@ -70,11 +70,6 @@ _RANGES = {
     "also_min_share": (0.0, 1.0, False),
     "second_weight": (0.0, 1.0, False),
 }
-
-
-def _stem(path: str) -> str:
-    """File name without its (3-character, any case) ``.md`` extension."""
-    return path[path.rfind("/") + 1 : -3]
 
 
 def _iso(ts: float | None) -> str | None:
@@ -415,7 +410,7 @@ class Mnemosyne:
         index = self.index
         if self._keys is None:
             self._keys = Counter(
-                _stem(m["path"]).casefold()
+                note_stem(m["path"]).casefold()
                 for m in index.notes
                 if m is not None and not m["archived"]
             )
@@ -439,7 +434,7 @@ class Mnemosyne:
 
     @staticmethod
     def _key(path: str, counts: Counter) -> str:
-        stem = _stem(path)
+        stem = note_stem(path)
         return stem if counts[stem.casefold()] == 1 else path[:-3]
 
     def key_of(self, path: str) -> str:

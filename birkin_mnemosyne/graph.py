@@ -6,17 +6,12 @@ keeps it until the index changes.
 
 from __future__ import annotations
 
-import posixpath
 import unicodedata
 
 from . import notes_io as nio
-from .vault_paths import zone_of
+from .vault_paths import note_stem, zone_of
 
 __all__ = ["LinkGraph"]
-
-
-def _stem(path: str) -> str:
-    return posixpath.splitext(posixpath.basename(path))[0]
 
 
 def _fold(name: str) -> str:
@@ -42,7 +37,7 @@ class LinkGraph:
         self.keys = keys
         self.levels: tuple[dict[str, list[str]], ...] = ({}, {}, {})
         for path in sorted(keys):
-            names = (nio.without_md(path), _stem(path), notes[path]["title"] or "")
+            names = (nio.without_md(path), note_stem(path), notes[path]["title"] or "")
             for level, name in zip(self.levels, names):
                 if name:
                     level.setdefault(_fold(name), []).append(path)

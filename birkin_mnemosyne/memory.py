@@ -57,7 +57,7 @@ from .labels import suggest_labels as _suggest_labels
 from .markdown import parse_markdown
 from .redact import MARK_RE
 from .vault_lock import DEFAULT_TIMEOUT, VaultLock
-from .vault_paths import check_note_path, check_zone, slugify, zone_of
+from .vault_paths import check_note_path, check_zone, note_stem, slugify, zone_of
 
 __all__ = ["WRITE_MODES", "VaultMemory"]
 
@@ -77,10 +77,6 @@ _OPTIONS = ("vault_path", "evidence_required", "refresh_interval", "lock_timeout
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _stem(path: str) -> str:
-    return posixpath.splitext(posixpath.basename(path))[0]
 
 
 def _check_int(value: object, name: str, low: int, high: int | None = None) -> int:
@@ -426,7 +422,7 @@ class VaultMemory:
         nio.check_size(len(data), self.max_note_bytes, f"note {path}")
         self._write(path, data)
         live = self.engine.keys()  # path -> key of every live note
-        twins = [p for p in live if p != path and _stem(p).casefold() == slug.casefold()]
+        twins = [p for p in live if p != path and note_stem(p).casefold() == slug.casefold()]
         if twins:
             warnings.append(
                 f"another note has the file name {slug}.md ({', '.join(sorted(twins))}); "

@@ -35,7 +35,7 @@ from .errors import (
 from .frontmatter import Frontmatter, parse_frontmatter, render_frontmatter, set_frontmatter_key
 from .labels import matches_labels, normalize_label, normalize_labels
 from .markdown import Heading, parse_markdown
-from .vault_paths import ARCHIVE_DIR, check_note_path, slugify
+from .vault_paths import ARCHIVE_DIR, check_note_path, note_stem, slugify
 
 __all__ = [
     "ARCHIVE_PREFIX",
@@ -468,10 +468,6 @@ def without_md(path: str) -> str:
     return path[:-3] if path.lower().endswith(".md") else path
 
 
-def _stem(path: str) -> str:
-    return without_md(path.rsplit("/", 1)[-1])
-
-
 def clean_key(key_or_path: object) -> str:
     """A key or path argument, stripped and NFC-normalized; refuses empty or absurd input."""
     if not isinstance(key_or_path, str) or not key_or_path.strip():
@@ -496,7 +492,7 @@ class KeyIndex:
         self.by_key = {key: path for path, key in keys.items()}
         folded: dict[str, set[str]] = {}
         for path, key in keys.items():
-            for name in (key, without_md(path), _stem(path)):
+            for name in (key, without_md(path), note_stem(path)):
                 folded.setdefault(name.casefold(), set()).add(path)
         self.folded = folded
 
@@ -555,7 +551,7 @@ def archived_matches(raw: str, archived: list[str]) -> list[str]:
         p
         for p in archived
         if without_md(p[len(ARCHIVE_PREFIX) :]).casefold() == folded
-        or _stem(p).casefold() == folded
+        or note_stem(p).casefold() == folded
     )
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "check_note_path",
     "check_zone",
     "is_note_name",
+    "note_stem",
     "slugify",
     "zone_of",
 ]
@@ -122,6 +123,12 @@ def zone_of(path: str) -> str:
     elif parent == ARCHIVE_DIR:
         parent = ""
     return parent
+
+
+def note_stem(path: str) -> str:
+    """A note's file name without its ``.md`` (any case): what its key is when unique."""
+    name = path[path.rfind("/") + 1 :]
+    return name[:-3] if name[-3:].lower() == ".md" else name
 
 
 def is_note_name(name: str) -> bool:
