@@ -42,7 +42,7 @@ log = logging.getLogger("birkin_mnemosyne")
 INDEX_FORMAT = "mnemosyne-index/4"
 INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
-RECIPE_VERSION = 4
+RECIPE_VERSION = 6
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rewrite postings without tombstones once this share of ids is dead.
@@ -485,9 +485,11 @@ class Mnemosyne:
         allowed = self._note_filter(index, zone, required_labels, include_archive)
 
         hybrid = self._semantic_index() if not exact else None
-        units = [] if exact else query_units(query)
         for attempt in range(2):
             try:
+                # Compound splitting looks words up in the index, so it may meet a
+                # damaged block too.
+                units = [] if exact else query_units(query, known=index.has_term)
                 plan = plan_query(
                     units,
                     index,

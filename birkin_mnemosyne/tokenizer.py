@@ -57,9 +57,21 @@ Rules, each with the example that motivated it:
    are cut every 128 characters.
 8. **Query = document.** :func:`query_units` runs the same analysis and groups the terms
    per source unit; the set of its terms equals the set of :func:`tokenize` terms.
+9. **Closed compounds, query side.** Given the index's vocabulary, :func:`query_units`
+   cuts a long query word whose two halves the vault holds and adds the halves' stems
+   as parts of its unit: ``Plattenwarnung`` -> ``platten`` (the whole, capped at 7
+   letters), ``platt``, ``warnung``; ``Betriebstagebuch`` -> ``betrieb`` +
+   ``tagebuc`` (a linking ``-s``/``-es``/``-n``/``-en``/``-e`` is dropped from the
+   head). Documents are not split: without the vault's vocabulary every cut of a long
+   word would have to be indexed, and on the dev split that junk cost more than it
+   found (English questions matched German tails; more false absences).
+10. **Other inflections, query side.** A query word whose stem the vault lacks gets the
+   stem of another inflection that it holds (:func:`inflected_form`): ``ersetzt`` ->
+   ``ersetz`` (``ersetzen``), ``Regeln`` -> ``regel``, ``getauscht`` -> ``tausch``. The
+   light stem handles English endings; German verb and plural endings it leaves on.
 
-Stopwords are not removed: BM25's IDF already discounts them. :data:`STOPWORDS` is exported
-so the engine can make such query units optional.
+:func:`tokenize` keeps stopwords; the index leaves them out (``document.index_terms``)
+and the ranking skips them in queries. :data:`STOPWORDS` lists them.
 """
 
 from __future__ import annotations
@@ -67,9 +79,18 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import NamedTuple
 
-__all__ = ["STOPWORDS", "is_stopword", "normalize", "query_units", "stem", "tokenize"]
+__all__ = [
+    "STOPWORDS",
+    "is_stopword",
+    "normalize",
+    "query_units",
+    "split_compound",
+    "stem",
+    "tokenize",
+]
 
 # Longest term kept: 128 fits a SHA-512 hex digest and any sane identifier or path.
 _MAX_TERM_CHARS = 128
@@ -506,23 +527,124 @@ def tokenize(text: str) -> list[str]:
     return terms
 
 
-def query_units(text: str) -> list[tuple[str, ...]]:
+def query_units(text: str, known: Callable[[str], bool] | None = None) -> list[tuple[str, ...]]:
     """The query's terms grouped per source unit, whole term first, parts after.
 
     ``"getUserName 数据库"`` -> ``[("getusername", "get", "user", "name"),
     ("数据库", "数", "据", "库", "数据", "据库")]``. Parts are de-duplicated in order, and a
     unit repeated in the query appears once.
+
+    With ``known`` (does the index hold this term?), a closed compound word gets its two
+    halves as parts (:func:`split_compound`): "Plattenwarnung" -> ("platten", "platt",
+    "warnung"), so a note saying "Platte" and "Warnung" covers it; and a word the vault
+    does not hold gets another inflection of it that the vault does hold as its one part
+    (:func:`inflected_form`): "ersetzt" -> ("ersetzt", "ersetz").
     """
     units: dict[tuple[str, ...], None] = {}
     for chunk in _chunks(_prepare(text)):
-        for unit in _analyse(chunk):
+        analysed = _analyse(chunk)
+        if known is not None and len(analysed) == 1 and len(analysed[0]) == 1:
+            word = normalize(chunk)
+            if word.isascii() and word.isalpha():
+                extra = split_compound(word, known) if len(word) >= _MIN_COMPOUND else None
+                if extra is None and not known(analysed[0][0]):
+                    found = inflected_form(word, known)
+                    extra = (found,) if found else None
+                if extra:
+                    analysed = [[analysed[0][0], *extra]]
+        for unit in analysed:
             units.setdefault(tuple(dict.fromkeys(unit)), None)
     return list(units)
 
 
+# Closed compounds (rule 9): German, Dutch and the Nordic languages write "Platten" +
+# "Warnung" as one word, and the stem keeps only its first letters. A query word is cut
+# where both halves are words the vault holds; the head may end in a linking element.
+_MIN_COMPOUND = 8
+_MIN_HALF = 4
+_LINKS = ("", "s", "es", "n", "en", "e")
+
+
+def split_compound(word: str, known: Callable[[str], bool]) -> tuple[str, str] | None:
+    """Stems of the two halves of ``word`` (normalised, ASCII letters), or None.
+
+    Every cut leaving at least four letters a side is tried, with the head also
+    stripped of a linking element ("betriebs|tagebuch" -> "betrieb" + "tagebuch"); a cut
+    counts when ``known`` accepts both stems. The most balanced cut wins (the longer
+    shorter half), then the longer tail: German compounds put the meaning at the end.
+    """
+    best: tuple[int, int, str, str] | None = None
+    for cut in range(_MIN_HALF, len(word) - _MIN_HALF + 1):
+        tail = stem(word[cut:])
+        if not known(tail):
+            continue
+        head = word[:cut]
+        for link in _LINKS:
+            if not head.endswith(link) or len(head) - len(link) < _MIN_HALF:
+                continue
+            head_stem = stem(head[: len(head) - len(link)])
+            if known(head_stem):
+                rank = (min(cut - len(link), len(word) - cut), len(word) - cut)
+                if best is None or rank > best[:2]:
+                    best = (*rank, head_stem, tail)
+                break
+    return None if best is None else (best[2], best[3])
+
+
+# Inflection endings (rule 10), longest first: German verb, noun and adjective endings
+# that the light stem leaves on ("ersetzt" vs "ersetzen", "Regeln" vs "Regel"), and
+# the forms a root is tried in.
+_ENDINGS = (
+    "ungen",
+    "ung",
+    "ern",
+    "ten",
+    "te",
+    "et",
+    "st",
+    "en",
+    "er",
+    "es",
+    "em",
+    "e",
+    "t",
+    "s",
+    "n",
+)
+_FORMS = ("", "en", "e", "t", "ung")
+_MIN_ROOT = 4
+
+
+def inflected_form(word: str, known: Callable[[str], bool]) -> str | None:
+    """The stem of another inflection of ``word`` (normalised, ASCII letters) that
+    ``known`` accepts, or None.
+
+    Only asked for words whose own stem the vault lacks, so it never changes how a
+    word the vault holds is matched. The word is stripped of a participle ``ge-`` and
+    of one ending, and the root tried bare and with each of ``_FORMS``: "ersetzt" ->
+    "ersetz" (from "ersetzen"), "Regeln" -> "regel", "getauscht" -> "tausch".
+    """
+    own = stem(word)
+    bases = [word]
+    if word.startswith("ge") and len(word) >= 7:
+        bases.append(word[2:])
+    for base in bases:
+        for ending in ("", *_ENDINGS):
+            if not base.endswith(ending) or len(base) - len(ending) < _MIN_ROOT:
+                continue
+            root = base[: len(base) - len(ending)]
+            for form in _FORMS:
+                candidate = stem(root + form)
+                if candidate != own and known(candidate):
+                    return candidate
+    return None
+
+
 # ----------------------------------------------------------------------------------- stopwords
 
-# Function words only. Words that double as names or technical terms are left out even
+# Function words only: articles, pronouns, particles, auxiliaries and modals, question
+# words (each language has its "what/when/how/can" so conversational questions are not
+# judged on them). Words that double as names or technical terms are left out even
 # where they are function words in one language: "mit" (MIT licence), "man" (man page),
 # "bin" (/usr/bin), "war" (WAR file), "über" (Uber), "plus", "sin".
 _STOPWORD_TEXT = {
@@ -535,11 +657,19 @@ _STOPWORD_TEXT = {
         again once s t anything something everything nothing anyone someone""",
     "es": """el la los las un una unos unas y e o u de del al a en con por para sobre entre
         que quien como cuando donde es son fue ser estar esta este esto estos estas ese esa
-        eso lo le les se su sus mi mis tu no si ya muy más pero también porque hay""",
+        eso lo le les se su sus mi mis tu no si ya muy más pero también porque hay
+        qué cuál cuáles cuándo dónde cómo quién quiénes cuánto cuánta cuántos me te nos
+        yo nuestro nuestra nuestros nuestras puedo puede podemos debo debe debemos tengo
+        tiene tenemos ahora todavía aún alguna alguno algún""",
     "de": """der die das den dem des ein eine einen einem einer eines und oder aber doch ist
         sind waren sein bist wird werden wurde nicht kein keine von zu zum zur auf aus bei
         nach vor für unter im in an am auch es sich wie als wenn dass ich du er sie wir
-        ihr noch nur so schon da hier dort""",
+        ihr noch nur so schon da hier dort wann wo warum wieso weshalb wer wen wem welche
+        welcher welches welchen welchem wofür wozu womit woran worauf kann kannst können
+        konnte könnte darf dürfen muss müssen soll sollen sollte habe hat haben hatte
+        hatten mein meine meinen meinem unser unsere unseren unserem uns mir mich dir dich
+        ihm ihn ihnen denn mal bitte etwas gibt gab dies diese dieser dieses diesem diesen
+        jetzt gerade eigentlich wieder um bis ob weil daraus damit dafür""",
     "fr": """le la les l un une des du de d et ou mais donc est sont être été à au aux avec
         dans pour par sur sans sous ce cet cette ces qui que qu quoi ne pas il elle ils elles
         nous vous je tu on se son sa ses leur leurs mon ma mes y en comme très""",

@@ -61,3 +61,22 @@ def test_full_matches_come_first_and_scores_descend_within_tiers(vault):
     for tier in (True, False):
         values = [n.score for n in ranked if n.full is tier]
         assert values == sorted(values, reverse=True)
+
+
+def test_a_compound_query_word_finds_a_note_with_its_halves(vault):
+    vault.write("lessons/smart.md", "# Festplatte\n\nDie Warnung zur Platte kam im Januar.\n")
+    vault.write("notes/other.md", "# Platten\n\nPlatten im Lager seit Januar, Januar-Inventur.\n")
+    engine = Mnemosyne(vault.root)
+    hits = engine.search("Plattenwarnung Januar", limit=5)
+    assert hits[0]["path"] == "lessons/smart.md"
+
+
+def test_german_question_words_do_not_make_a_weak_match(vault):
+    vault.write("hosts/nas.md", "# backup-nas\n\nDie Platte da3 wurde am 2026-03-05 ersetzt.\n")
+    for i in range(20):
+        vault.write(f"notes/n{i}.md", f"# Notiz {i}\n\nAnderes Thema {i}, Drucker und Kaffee.\n")
+    response = Mnemosyne(vault.root).search_response(
+        "Wann genau wurde die Platte ersetzt, kannst du mir das sagen?", limit=5
+    )
+    assert not response["no_strong_match"]
+    assert response["hits"][0]["path"] == "hosts/nas.md"

@@ -13,6 +13,8 @@ from birkin_mnemosyne.tokenizer import (
     is_stopword,
     normalize,
     query_units,
+    inflected_form,
+    split_compound,
     stem,
     tokenize,
 )
@@ -365,6 +367,60 @@ def test_stopwords_are_analysed_forms() -> None:
     assert "fur" in STOPWORDS  # "für", folded
     for word in STOPWORDS:
         assert heads(word) == [word]
+
+
+def test_question_words_and_modals_are_stopwords_in_german_and_spanish() -> None:
+    # Parity with "what/when/can/how" in English: a conversational question is not
+    # judged on its question words.
+    for word in ("wann", "warum", "kann", "können", "haben", "welche", "wofür"):
+        assert is_stopword(heads(word)[0]), word
+    for word in ("cuándo", "dónde", "puedo", "tenemos", "nuestro"):
+        assert is_stopword(heads(word)[0]), word
+    for word in ("platte", "warnung", "firewall", "servidor"):
+        assert not is_stopword(heads(word)[0]), word
+
+
+# ------------------------------------------------------------ rule 9: closed compounds
+
+
+def test_compound_is_cut_where_both_halves_are_known() -> None:
+    known = {"platt", "warnung", "netz", "buro"}.__contains__
+    assert split_compound("plattenwarnung", known) == ("platt", "warnung")
+    assert split_compound("buronetz", known) == ("buro", "netz")
+    # Nothing known on one side: no cut.
+    assert split_compound("plattenlager", known) is None
+
+
+def test_compound_cut_drops_a_linking_element_and_prefers_balance() -> None:
+    known = {"betrieb", "tagebuc", "betriebstag", "buch", "stag"}.__contains__
+    # "betriebs|tagebuch" (7 + 8 letters, linking -s) beats "betriebstage|buch" (4).
+    assert split_compound("betriebstagebuch", known) == ("betrieb", "tagebuc")
+
+
+def test_query_units_add_compound_halves_only_with_a_vocabulary() -> None:
+    known = {"platt", "warnung"}.__contains__
+    assert query_units("Plattenwarnung") == [("platten",)]
+    assert query_units("Plattenwarnung ignoriert", known) == [
+        ("platten", "platt", "warnung"),
+        ("ignori",),
+    ]
+    # Short words, identifiers and words with digits are never cut.
+    assert query_units("Platte pg_hba.conf abc12345xyz", known) == [
+        ("platt",),
+        ("pg_hba.conf", "pg", "hba", "conf"),
+        ("abc12345xyz",),
+    ]
+
+
+def test_an_unknown_word_takes_an_inflection_the_vault_holds() -> None:
+    known = {"ersetz", "regel", "tausch", "restor"}.__contains__
+    assert inflected_form("ersetzt", known) == "ersetz"
+    assert inflected_form("regeln", known) == "regel"
+    assert inflected_form("getauscht", known) == "tausch"
+    assert inflected_form("kaputt", known) is None
+    # Only words whose own stem the vault lacks are looked at by query_units.
+    assert query_units("ersetzt restored", known) == [("ersetzt", "ersetz"), ("restor",)]
+    assert query_units("ersetzt") == [("ersetzt",)]
 
 
 def test_memo_replacement_keeps_results(monkeypatch: pytest.MonkeyPatch) -> None:
