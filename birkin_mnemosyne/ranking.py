@@ -12,6 +12,9 @@ Order of a result list (``rank``)::
   vault (a word no note contains cannot separate notes). A note covering every
   required unit ranks above every note that does not, so an exact lookup never loses
   to a partial match however popular or repetitive the partial match is.
+* A query with a word from ``CURRENT_WORDS`` ("current", "now", "현재", …) asks for
+  the current state: such words score but are no units, and superseded notes do not
+  hold the first tier.
 * **base** = best section score + ``second_weight`` x second-best section score: a
   note answers through its best section; a second matching section is corroboration.
 * **multipliers** are bounded: stale/superseded (``stale_factor``), recency of the
@@ -42,11 +45,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .index import Index, TermScores
-from .tokenizer import is_stopword
+from .tokenizer import is_stopword, query_units
 
 __all__ = ["QueryPlan", "RankedNote", "RankingParams", "plan_query", "rank", "verdict"]
 
 EXPANSION_TIERS = ("synonyms", "keywords", "related", "note_line")
+
+# Words that ask for the current state of something rather than name a topic: "what is
+# the current retention policy", "현재 온콜 규칙", "今どうやる". They score like any word
+# but are no query unit (a note is not the answer because its title says "current"),
+# and they turn on ``QueryPlan.current``: superseded notes leave the first tier.
+# "latest" is not one: it names things ("restic restore latest", "image:latest").
+CURRENT_WORDS = frozenset(
+    unit[0]
+    for unit in query_units(
+        """current currently now nowadays
+        aktuell aktuelle derzeit derzeitige heute momentan
+        actual actualmente vigente hoy
+        현재 지금 요즘 최신 現在 今 最新 现在 目前 当前"""
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -90,6 +108,7 @@ class QueryPlan:
     weights: list[float]
     unit_terms: list[tuple[int, list[int]]] = field(default_factory=list)  # (whole, parts)
     required: list[int] = field(default_factory=list)  # units present in the vault
+    current: bool = False  # the query asks for the current state (``CURRENT_WORDS``)
 
 
 @dataclass
@@ -126,8 +145,13 @@ def plan_query(
         return position[term]
 
     plan = QueryPlan(units=[], terms=terms, weights=weights)
+    topical = sum(1 for unit in units if not is_stopword(unit[0]) and unit[0] not in CURRENT_WORDS)
     for unit in units:
         if is_stopword(unit[0]):
+            continue
+        if unit[0] in CURRENT_WORDS and topical:
+            plan.current = True
+            slot(unit[0], 1.0)
             continue
         parts = [p for p in unit[1:] if not is_stopword(p)]
         plan.units.append((unit[0], *parts))
@@ -209,6 +233,9 @@ def rank(
             if not full:
                 break
     full = full or set()
+    if plan.current and full:
+        # "What is the current X": a superseded note does not hold the first tier.
+        full = {nid for nid in full if not index.notes[nid].get("stale")}
 
     def exact(nid: int, is_full: bool) -> RankedNote:
         # Only the terms present in the note are visited; a term found in a single

@@ -80,3 +80,30 @@ def test_german_question_words_do_not_make_a_weak_match(vault):
     )
     assert not response["no_strong_match"]
     assert response["hits"][0]["path"] == "hosts/nas.md"
+
+
+def test_a_current_state_question_puts_the_superseding_note_first(vault):
+    vault.write(
+        "decisions/retention-2025.md",
+        "---\nstatus: superseded\nsuperseded_by: '[[retention-2026]]'\n---\n"
+        "# Backup retention policy 2025\n\nBackup retention policy: keep 7 daily backups. "
+        "The backup retention policy covers backup files; retention policy reviewed.\n",
+    )
+    vault.write(
+        "decisions/retention-2026.md",
+        "# Retention 2026\n\nNew policy: keep 14 daily copies of every backup on every host, "
+        "in two regions, checked by the nightly job, retention reported on the dashboard.\n",
+    )
+    vault.write("notes/current-note.md", "# Current note\n\nA note about the current sprint.\n")
+    for i in range(12):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
+    engine = Mnemosyne(vault.root)
+    # Without the question of state, the old note's fuller match wins its tier.
+    assert engine.search("backup retention policy", limit=3)[0]["path"] == (
+        "decisions/retention-2025.md"
+    )
+    current = [h["path"] for h in engine.search("current backup retention policy", limit=3)]
+    # "current" is no topic: the note titled "Current note" does not take the lead, and
+    # the superseded decision leaves the first tier.
+    assert current[0] == "decisions/retention-2026.md"
+    assert current.index("decisions/retention-2025.md") > 0

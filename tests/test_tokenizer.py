@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 from birkin_mnemosyne import tokenizer
 from birkin_mnemosyne.tokenizer import (
     STOPWORDS,
+    inflected_form,
     is_stopword,
     normalize,
     query_units,
-    inflected_form,
     split_compound,
     stem,
     tokenize,
