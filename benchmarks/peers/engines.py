@@ -1,18 +1,28 @@
 """One engine, one child process: build, answer every query twice, report JSON.
 
-    python engines.py ENGINE VAULT QUERIES.json OUT.json
+    python engines.py ENGINE VAULT QUERIES.json OUT.json [--nested] [--limit N]
+        [--clock EPOCH] [--verdict]
 
-Run by ``run.py`` (never imported by it) so each engine's timings and peak memory are
-its own. Standard library at the top: the ``mnemosyne-0.7.2`` engine runs under the
-Python of a separate virtual environment that has only that package installed.
+Run by ``run.py`` and ``own.py`` (never imported by them) so each engine's timings and
+peak memory are its own. Standard library at the top: the ``mnemosyne-0.7.2`` engine
+runs under the Python of a separate virtual environment that has only that package
+installed.
 
-Every engine indexes the same files: the notes of VAULT, each read whole (``# title``
-then the text), identified by file name. The first pass over the queries warms up and
-gives the ranking; the second is timed query by query.
+Every engine indexes the same files: the notes of VAULT, each read whole, identified
+by file name (public datasets: one flat folder) or, with ``--nested``, by their
+vault-relative POSIX path (every visible ``.md`` below VAULT; hidden parts,
+``node_modules`` and ``__pycache__`` skipped, as our discovery does). The first pass over
+the queries warms up and gives the ranking; the second is timed query by query.
+
+``--clock`` fixes the time the engines that have one search at (ours: ``clock=``,
+0.7.2: ``now=``). ``--verdict`` runs ours in its default configuration (absence verdict
+on) and records it per query: the ranking is then ``best_weak`` when the verdict is
+no-strong-match, as ``retrieval/run.py`` scores it.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -21,30 +31,53 @@ import time
 from pathlib import Path
 
 LIMIT = 100
+NESTED = False  # --nested: every visible note below the vault, ids = relative paths
+CLOCK: float | None = None  # --clock: the fixed search time (epoch seconds)
+VERDICT = False  # --verdict: ours keeps its absence verdict and reports it
+SKIPPED_DIRS = {"node_modules", "__pycache__"}
 
 
 def _documents(vault: Path) -> tuple[list[str], list[str]]:
-    names = sorted(p.name for p in vault.glob("*.md"))
+    if NESTED:
+        names = sorted(
+            rel
+            for rel in (p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))
+            if not any(part.startswith(".") or part in SKIPPED_DIRS for part in rel.split("/"))
+        )
+    else:
+        names = sorted(p.name for p in vault.glob("*.md"))
     return names, [(vault / n).read_text(encoding="utf-8") for n in names]
 
 
 def ours(vault: Path):
     from birkin_mnemosyne import Mnemosyne
 
-    # weak_coverage = weak_ratio = 0: the absence verdict never empties `hits`
-    # (see public/run.py); refresh_interval: no stat pass between timed queries.
-    engine = Mnemosyne(
-        vault, ranking={"weak_coverage": 0.0, "weak_ratio": 0.0}, refresh_interval=1e9
-    )
+    options = {"refresh_interval": 1e9}  # no stat pass between timed queries
+    if CLOCK is not None:
+        options["clock"] = lambda: CLOCK
+    if not VERDICT:
+        # weak_coverage = weak_ratio = 0: the absence verdict never empties `hits`
+        # (see public/run.py).
+        options["ranking"] = {"weak_coverage": 0.0, "weak_ratio": 0.0}
+    engine = Mnemosyne(vault, **options)
     engine.refresh(full=True)
 
     def search(query: str) -> list[str]:
         return [h["path"] for h in engine.search(query, LIMIT)]
 
-    return search
+    def search_with_verdict(query: str) -> tuple[list[str], bool]:
+        # exactly as retrieval/run.py scores it
+        response = engine.search_response(query, LIMIT)
+        weak = response["no_strong_match"]
+        hits = response["best_weak"] if weak else response["hits"]
+        return [h["path"] for h in hits], weak
+
+    return search_with_verdict if VERDICT else search
 
 
 def mnemosyne_072(vault: Path):
+    from datetime import datetime, timezone
+
     import birkin_mnemosyne.mnemosyne as module
 
     # 0.7.2 re-stats the whole vault every SCAN_TTL (2 s) inside search(); the files
@@ -52,9 +85,11 @@ def mnemosyne_072(vault: Path):
     module.SCAN_TTL = 1e9
     engine = module.Mnemosyne(vault, semantic=False)
     engine.rebuild()
+    now = datetime.fromtimestamp(CLOCK, timezone.utc) if CLOCK is not None else None
 
     def search(query: str) -> list[str]:
-        return [h["rel"] for h in engine.search(query, limit=LIMIT)]
+        # `rel` is the vault-relative POSIX path (`runbooks/x.md`), nested or not
+        return [h["rel"] for h in engine.search(query, limit=LIMIT, now=now)]
 
     return search
 
@@ -120,19 +155,41 @@ ENGINES = {
 
 
 def _peak_rss_mb() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # parse workers
     scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, KiB on Linux
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    try:
+        # Linux keeps ru_maxrss across execve, so a child started by a big parent
+        # reports at least the parent's peak; VmHWM is this process image's own.
+        status = Path("/proc/self/status").read_text(encoding="ascii").splitlines()
+        own = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        pass
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # parse workers
     return round(max(own, children) * scale / 2**20, 1)
 
 
 def main(argv: list[str]) -> int:
-    name, vault, queries_file, out = argv
+    global LIMIT, NESTED, CLOCK, VERDICT
+    parser = argparse.ArgumentParser()
+    for positional in ("name", "vault", "queries_file", "out"):
+        parser.add_argument(positional)
+    parser.add_argument("--nested", action="store_true")
+    parser.add_argument("--limit", type=int, default=LIMIT)
+    parser.add_argument("--clock", type=float)
+    parser.add_argument("--verdict", action="store_true")
+    args = parser.parse_args(argv)
+    LIMIT, NESTED, CLOCK, VERDICT = args.limit, args.nested, args.clock, args.verdict
+    name, vault, queries_file, out = args.name, args.vault, args.queries_file, args.out
     queries = json.loads(Path(queries_file).read_text(encoding="utf-8"))
     started = time.perf_counter()
     search = ENGINES[name](Path(vault))
     build = time.perf_counter() - started
-    run = {qid: search(text) for qid, text in queries.items()}
+    run, weak = {}, {}
+    for qid, text in queries.items():
+        answer = search(text)
+        if isinstance(answer, tuple):  # ours with --verdict: (ranking, no_strong_match)
+            answer, weak[qid] = answer
+        run[qid] = answer
     times = []
     for text in queries.values():
         t0 = time.perf_counter()
@@ -148,6 +205,8 @@ def main(argv: list[str]) -> int:
         "pid": os.getpid(),
         "run": run,
     }
+    if weak:
+        result["weak"] = weak
     Path(out).write_text(json.dumps(result), encoding="utf-8")
     return 0
 

@@ -86,14 +86,25 @@ def _available(name: str, venv: Path, install: bool) -> tuple[list[str] | None, 
     return [sys.executable], env, ""
 
 
-def run_engine(name: str, vault: Path, queries_file: Path, venv: Path, install: bool) -> dict:
+def run_engine(
+    name: str, vault: Path, queries_file: Path, venv: Path, install: bool, options=()
+) -> dict:
+    """One engine in its own child process (``engines.py``, ``options`` appended)."""
     prefix, env, reason = _available(name, venv, install)
     if prefix is None:
         return {"engine": name, "skipped": reason}
     out = vault.parent / f"{name}.json"
     print(f"[{name}] build + 2 passes over the queries ...", file=sys.stderr)
     proc = subprocess.run(
-        [*prefix, str(HERE / "engines.py"), name, str(vault), str(queries_file), str(out)],
+        [
+            *prefix,
+            str(HERE / "engines.py"),
+            name,
+            str(vault),
+            str(queries_file),
+            str(out),
+            *options,
+        ],
         capture_output=True,
         text=True,
         env=env,
@@ -123,6 +134,12 @@ def bench(data: Path, engines: list[str], workdir: Path, venv: Path, install: bo
             result.update(score_run(run, qrels))
             del result["run"]
         rows.append(result)
+    add_speed_ratios(rows)
+    return {"dataset": data.name, "documents": len(corpus), "queries": len(queries), "rows": rows}
+
+
+def add_speed_ratios(rows: list[dict]) -> None:
+    """``build_ratio``, ``p50_ratio``, ``p95_ratio``, ``rss_ratio``: engine / ours."""
     ours = next((r for r in rows if r["engine"] == "ours" and "skipped" not in r), None)
     for row in rows:
         if ours is None or "skipped" in row:
@@ -131,31 +148,41 @@ def bench(data: Path, engines: list[str], workdir: Path, venv: Path, install: bo
             row[field.split("_")[0] + "_ratio"] = (
                 round(row[field] / ours[field], 2) if ours[field] else None
             )
-    return {"dataset": data.name, "documents": len(corpus), "queries": len(queries), "rows": rows}
+
+
+SPEED_HEADER = (
+    "build s (x ours) | warm p50 ms (x ours) | warm p95 ms (x ours) | peak RSS MB (x ours)"
+)
+
+
+def speed_cells(r: dict) -> str:
+    """The four speed cells of one row, each ``value (ratio to ours)``."""
+
+    def pair(value, ratio, digits=2):
+        return f"{value:.{digits}f} ({ratio if ratio is not None else '-'})"
+
+    return (
+        f"{pair(r['build_s'], r.get('build_ratio'))} "
+        f"| {pair(r['p50_ms'], r.get('p50_ratio'))} "
+        f"| {pair(r['p95_ms'], r.get('p95_ratio'))} "
+        f"| {pair(r['rss_mb'], r.get('rss_ratio'), 1)}"
+    )
 
 
 def _table(result: dict) -> list[str]:
     lines = [
         f"{result['dataset']}: {result['documents']:,} documents, {result['queries']:,} queries",
         "",
-        "| engine | nDCG@10 | MRR@10 | recall@100 | build s (x ours) | warm p50 ms (x ours) "
-        "| warm p95 ms (x ours) | peak RSS MB (x ours) |",
+        f"| engine | nDCG@10 | MRR@10 | recall@100 | {SPEED_HEADER} |",
         "|" + "---|" * 8,
     ]
     for r in result["rows"]:
         if "skipped" in r:
             lines.append(f"| {r['engine']} | {r['skipped']} |" + " |" * 6)
             continue
-
-        def pair(value, ratio, digits=2):
-            return f"{value:.{digits}f} ({ratio if ratio is not None else '-'})"
-
         lines.append(
             f"| {r['engine']} | {r['ndcg@10']:.3f} | {r['mrr@10']:.3f} | {r['recall@100']:.3f} "
-            f"| {pair(r['build_s'], r.get('build_ratio'))} "
-            f"| {pair(r['p50_ms'], r.get('p50_ratio'))} "
-            f"| {pair(r['p95_ms'], r.get('p95_ratio'))} "
-            f"| {pair(r['rss_mb'], r.get('rss_ratio'), 1)} |"
+            f"| {speed_cells(r)} |"
         )
     return lines
 
