@@ -77,6 +77,12 @@ class RankingParams:
     weak_coverage: float = 0.45
     weak_ratio: float = 0.15
     also_min_share: float = 0.25
+    # Weight of a one-character part (a Han or kana unigram, a one-digit identifier
+    # part). A long CJK run has a unigram per character; at full weight they outscored
+    # the rare word beside them ("DiskUsageHigh 告警响了之后该看哪份文档"). Dev split:
+    # 0.3 lifted MRR 0.836 -> 0.850 (1k) and 0.804 -> 0.820 (10k), zh +0.05, no slice
+    # lower; scaling every part of a long unit by 1/sqrt(parts/2) gained less and cost ja.
+    w_char_part: float = 0.3
     # Expansion tiers score below the query's own words (weights < 1).
     w_synonyms: float = 0.6
     w_keywords: float = 0.5
@@ -155,7 +161,12 @@ def plan_query(
             continue
         parts = [p for p in unit[1:] if not is_stopword(p)]
         plan.units.append((unit[0], *parts))
-        plan.unit_terms.append((slot(unit[0], 1.0), [slot(p, 1.0) for p in parts]))
+        plan.unit_terms.append(
+            (
+                slot(unit[0], 1.0),
+                [slot(p, params.w_char_part if len(p) == 1 else 1.0) for p in parts],
+            )
+        )
     for i, (whole, parts) in enumerate(plan.unit_terms):
         present = sum(1 for p in parts if index.has_term(terms[p]))
         if index.has_term(terms[whole]) or (parts and present / len(parts) >= params.part_coverage):

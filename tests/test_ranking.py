@@ -107,3 +107,19 @@ def test_a_current_state_question_puts_the_superseding_note_first(vault):
     # the superseded decision leaves the first tier.
     assert current[0] == "decisions/retention-2026.md"
     assert current.index("decisions/retention-2025.md") > 0
+
+
+def test_one_character_parts_weigh_less_than_words_and_bigrams(vault):
+    from birkin_mnemosyne.ranking import RankingParams, plan_query
+    from birkin_mnemosyne.tokenizer import query_units
+
+    vault.write("runbooks/disk.md", "# 磁盘扩容\n\n收到 DiskUsageHigh 告警时按此扩容。\n")
+    engine = Mnemosyne(vault.root)
+    plan = plan_query(query_units("DiskUsageHigh 告警响了"), engine.index)
+    weight = dict(zip(plan.terms, plan.weights))
+    assert weight["diskusagehigh"] == weight["disk"] == 1.0
+    assert weight["告警"] == weight["告警响了"] == 1.0
+    # A long run has a unigram per character; together they must not drown a rare word.
+    assert weight["告"] == weight["响"] == 0.3
+    plan = plan_query(query_units("告警响了"), engine.index, params=RankingParams(w_char_part=1.0))
+    assert set(plan.weights) == {1.0}
