@@ -624,11 +624,14 @@ class Mnemosyne:
         # The index may have been rebuilt since the search began (a damaged block).
         hybrid.sync(index, self._generation, lambda nid: self._embed_texts(index, nid))
         neighbours = hybrid.query(query, index, allowed=allowed, limit=FUSION_POOL)
+        candidates = hybrid.similarities(query, index, [note.nid for note in ranked])
         fused = fuse(
             [(note.nid, note.full, note.score) for note in ranked],
             [(nid, similarity) for nid, similarity, _ in neighbours],
             limit=limit,
             params=params,
+            candidates={nid: similarity for nid, (similarity, _) in candidates.items()},
+            coverage=hybrid.query_coverage(query),
         )
         lexical = {note.nid: note for note in ranked}
         semantic = {nid: (similarity, sid) for nid, similarity, sid in neighbours}

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -65,6 +66,9 @@ NORMALISATION = "l2"
 EMBED_BATCH = 512
 # Sections looked at per query before they are grouped into notes.
 SECTION_POOL = 400
+
+# A word, for query coverage: a run of letters or digits.
+_WORD = re.compile(r"\w+")
 
 PREPARE_HINT = (
     f"run: mnemosyne semantic prepare (default model {DEFAULT_MODEL}; "
@@ -200,6 +204,7 @@ class SemanticIndex:
         self._sec_rows = None  # row of each section id (-1: none)
         self._generation = None
         self._loaded = False
+        self._last = None  # (query text, section similarities) of the last query
 
     # -- storage ---------------------------------------------------------------------
 
@@ -361,6 +366,7 @@ class SemanticIndex:
             for sid, digest in zip(index.note_sections(nid), hashes):
                 sec_rows[sid] = row_of[digest]
         self._sec_rows = sec_rows
+        self._last = None  # similarities of the old vectors
         self._generation = generation
         if changed:
             self._save()
@@ -368,16 +374,51 @@ class SemanticIndex:
 
     # -- query -----------------------------------------------------------------------
 
-    def query(self, text: str, index, *, allowed=None, limit: int = 50) -> list[tuple]:
-        """Notes by decreasing cosine similarity: ``[(nid, similarity, best_sid), ...]``."""
+    def query_coverage(self, text: str) -> float:
+        """Share of the words of ``text`` the model knows as one whole vocabulary token.
+
+        A word is a run of letters or digits; it counts when the model's tokenizer maps
+        it to exactly one token that is not the unknown token. An English model sees a
+        Korean or Chinese query as ``[UNK]`` or single-character pieces (0.0), Spanish
+        prose about half-covered, an English question fully. 1.0 when the model has no
+        tokenizer to ask (an injected test model). 0.0 for a query with no words.
+        """
+        tokenizer = getattr(self.model, "tokenizer", None)
+        if tokenizer is None or not hasattr(tokenizer, "encode"):
+            return 1.0
+        words = _WORD.findall(text)
+        if not words:
+            return 0.0
+        unknown = getattr(self.model, "unk_token_id", None)
+        # One word at a time: encode_batch wakes the tokenizer's thread pool, which
+        # cost milliseconds per query in the benchmark for a handful of words.
+        encoded = [tokenizer.encode(word, add_special_tokens=False) for word in words]
+        whole = sum(1 for e in encoded if len(e.ids) == 1 and e.ids[0] != unknown)
+        return whole / len(words)
+
+    def _section_sims(self, text: str):
+        """Cosine similarity of ``text`` to every section (-2 for sections without a row)."""
         np = self._np
-        if self._matrix is None or not len(self._matrix) or self._sec_rows is None:
-            return []
+        last = self._last
+        if last is not None and last[0] == text:
+            return last[1]
         q = self.embed([text])[0]
         row_sims = self._matrix @ q
         valid = np.nonzero(self._sec_rows >= 0)[0]
         sims = np.full(len(self._sec_rows), -2.0, dtype=np.float32)
         sims[valid] = row_sims[self._sec_rows[valid]]
+        self._last = (text, sims)
+        return sims
+
+    def _ready(self) -> bool:
+        return self._matrix is not None and len(self._matrix) > 0 and self._sec_rows is not None
+
+    def query(self, text: str, index, *, allowed=None, limit: int = 50) -> list[tuple]:
+        """Notes by decreasing cosine similarity: ``[(nid, similarity, best_sid), ...]``."""
+        np = self._np
+        if not self._ready():
+            return []
+        sims = self._section_sims(text)
         pool = min(len(sims), max(SECTION_POOL, limit * 8))
         top = np.argpartition(-sims, pool - 1)[:pool] if pool < len(sims) else np.arange(len(sims))
         top = top[np.argsort(-sims[top], kind="stable")]
@@ -397,4 +438,21 @@ class SemanticIndex:
             out.append((nid, similarity, sid))
             if len(out) >= limit:
                 break
+        return out
+
+    def similarities(self, text: str, index, nids) -> dict[int, tuple[float, int]]:
+        """``{nid: (similarity, best_sid)}`` of the given notes: their best section.
+
+        Used to rerank the lexical candidates, which the nearest-neighbour pool of
+        ``query`` may not reach; notes without an embedded section are left out.
+        """
+        if not self._ready():
+            return {}
+        sims = self._section_sims(text)
+        out: dict[int, tuple[float, int]] = {}
+        for nid in nids:
+            sids = [sid for sid in index.note_sections(nid) if sims[sid] > -2.0]
+            if sids:
+                best = max(sids, key=lambda sid: float(sims[sid]))
+                out[nid] = (float(sims[best]), best)
         return out

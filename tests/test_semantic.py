@@ -216,3 +216,37 @@ def test_cli_prepare_status_and_search(notes, model, cli):
     assert response["hits"][0]["provenance"] == "both"
     code, out, _ = cli("--vault", notes.root, "search", "restore database", "--json")
     assert json.loads(out)["mode"] == "lexical"  # off unless asked for
+
+
+def test_query_coverage_counts_whole_vocabulary_words(notes, model):
+    index = engine(notes, model)._semantic_index()
+    assert index.query_coverage("restore the database") == pytest.approx(2 / 3)  # "the"
+    assert index.query_coverage("Database RESTORE") == 1.0  # the tokenizer lowercases
+    assert index.query_coverage("데이터베이스 복원") == 0.0  # unknown to the model
+    assert index.query_coverage("?!") == 0.0
+
+
+def test_similarities_reach_notes_outside_the_neighbour_pool(notes, model):
+    search = engine(notes, model)
+    hybrid = search._semantic_index()
+    by_path = {meta["path"]: nid for nid, meta in enumerate(search.index.notes) if meta}
+    near = {nid: (sim, sid) for nid, sim, sid in hybrid.query("restore dump", search.index)}
+    wanted = [by_path["runbooks/restore.md"], by_path["kitchen/cake.md"]]
+    sims = hybrid.similarities("restore dump", search.index, wanted)
+    assert sims == {nid: near[nid] for nid in wanted}
+    assert sims[wanted[0]][0] > sims[wanted[1]][0]
+
+
+def test_a_query_the_model_does_not_know_keeps_the_lexical_order(notes, model):
+    # "le gâteau, la recette" is a miss for the model's tokenizer: coverage 0.
+    notes.write("kitchen/french.md", "# Gâteau\n\nLa recette du gâteau au chocolat.\n")
+    notes.write("kitchen/other.md", "# Recette\n\nUne recette: le gâteau.\n")
+    query = "le gâteau la recette"
+    hybrid = engine(notes, model)
+    assert hybrid._semantic_index().query_coverage(query) == 0.0
+    lexical = Mnemosyne(notes.root, refresh_interval=0).search_response(query)
+    fused = hybrid.search_response(query)
+    assert fused["mode"] == "hybrid"
+    key = "best_weak" if lexical["no_strong_match"] else "hits"
+    assert [h["path"] for h in fused[key]] == [h["path"] for h in lexical[key]]
+    assert all(h["provenance"] in ("keyword", "both") for h in fused[key])

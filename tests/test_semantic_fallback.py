@@ -5,6 +5,8 @@ from __future__ import annotations
 import logging
 import sys
 
+import pytest
+
 from birkin_mnemosyne import Mnemosyne
 
 INSTALL = 'pip install "birkin-mnemosyne[semantic]"'
@@ -95,14 +97,68 @@ def test_convex_fusion_keeps_the_lexical_margin():
         params=params,
     )
     scores = {item.nid: item.score for item in fused}
-    assert scores == {1: 0.5, 2: 0.25 + 0.25, 3: 0.5}
+    # 2 is far outside the rerank band (5 < 0.9 * 10): its higher cosine earns nothing.
+    # 3 is semantic-only above the floor: 0.5 * (1.0 - 0.5) / (1 - 0.5).
+    assert scores == {1: 0.5, 2: 0.25, 3: 0.5}
     # ties break on the lexical rank; a note in both orders is "both" even at the floor
     assert [(item.nid, item.provenance) for item in fused] == [
         (1, "both"),
-        (2, "both"),
         (3, "semantic"),
+        (2, "both"),
     ]
     assert 4 not in scores
+
+
+LEXICAL = [(1, False, 10.0), (2, False, 9.5), (3, False, 5.0), (4, False, 4.0)]
+# Cosines of the lexical candidates: median 0.75, max 0.95 (3 is the closest, but far
+# behind lexically).
+COSINES = {1: 0.6, 2: 0.9, 3: 0.95, 4: 0.5}
+
+
+def test_semantics_breaks_a_lexical_near_tie():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    params = FusionParams(semantic_weight=0.3, rerank_band=0.1, min_coverage=0.5)
+    fused = fuse(LEXICAL, [], limit=10, params=params, candidates=COSINES, coverage=1.0)
+    scores = {item.nid: item.score for item in fused}
+    assert [item.nid for item in fused] == [2, 1, 3, 4]
+    # 2 is within the band: (1 - 0.3) * 9.5 / 10 + 0.3 * (0.9 - 0.75) / (0.95 - 0.75)
+    assert scores[2] == pytest.approx(0.7 * 0.95 + 0.3 * 0.75)
+    assert scores[1] == pytest.approx(0.7)  # below the median: no gain, no penalty
+    assert scores[3] == pytest.approx(0.7 * 0.5)  # outside the band: no gain
+
+
+def test_a_confident_lexical_answer_is_left_alone():
+    from birkin_mnemosyne.fusion import fuse
+
+    lexical = [(1, False, 10.0), (2, False, 8.0), (3, False, 7.0)]
+    cosines = {1: 0.1, 2: 0.99, 3: 0.98}
+    fused = fuse(lexical, [], limit=10, candidates=cosines, coverage=1.0)
+    assert [item.nid for item in fused] == [1, 2, 3]
+
+
+def test_low_query_coverage_turns_the_semantic_weight_off():
+    from birkin_mnemosyne.fusion import FusionParams, fuse, semantic_share
+
+    params = FusionParams(semantic_weight=0.3, min_coverage=0.5)
+    assert semantic_share(0.0, params) == 0.0
+    assert semantic_share(0.5, params) == 0.0
+    assert semantic_share(0.75, params) == pytest.approx(0.15)
+    assert semantic_share(1.0, params) == pytest.approx(0.3)
+    # An English model reading a Korean query: its cosines are noise, so the fused
+    # order is the lexical order and no semantic-only neighbour enters, even above the
+    # floor.
+    fused = fuse(LEXICAL, [(9, 0.99)], limit=10, params=params, candidates=COSINES, coverage=0.0)
+    assert [item.nid for item in fused] == [1, 2, 3, 4]
+    assert [item.score for item in fused] == [1.0, 0.95, 0.5, 0.4]
+
+
+def test_full_lexical_matches_stay_first_after_the_rerank():
+    from birkin_mnemosyne.fusion import fuse
+
+    lexical = [(1, True, 10.0), (2, False, 9.9)]
+    fused = fuse(lexical, [(3, 0.999)], limit=10, candidates={1: 0.1, 2: 0.99}, coverage=1.0)
+    assert [item.nid for item in fused][0] == 1 and fused[0].full
 
 
 def test_the_mcp_launcher_takes_semantic():
