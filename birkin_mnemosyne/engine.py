@@ -68,6 +68,7 @@ _RANGES = {
     "weak_coverage": (0.0, 1.0, False),
     "weak_ratio": (0.0, 1.0, False),
     "also_min_share": (0.0, 1.0, False),
+    "full_min_share": (0.0, 1.0, False),
     "second_weight": (0.0, 1.0, False),
 }
 

@@ -123,3 +123,25 @@ def test_one_character_parts_weigh_less_than_words_and_bigrams(vault):
     assert weight["告"] == weight["响"] == 0.3
     plan = plan_query(query_units("告警响了"), engine.index, params=RankingParams(w_char_part=1.0))
     assert set(plan.weights) == {1.0}
+
+
+def test_a_full_match_in_passing_does_not_outrank_a_far_stronger_partial_match(vault):
+    filler = " ".join(f"word{i}" for i in range(60))
+    vault.write(
+        "notes/scatter.md",
+        f"# Weekly notes\n\n## Monday\n\n{filler} journald {filler}\n\n"
+        f"## Tuesday\n\n{filler} quota {filler}\n\n## Wednesday\n\n{filler} lesson {filler}\n",
+    )
+    vault.write(
+        "runbooks/strong.md",
+        "# journald quota\n\nSet the journald quota: SystemMaxUse=2G caps journald. "
+        "The journald quota stops full disks.\n",
+    )
+    for i in range(10):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner, coffee and item {i}.\n")
+    query = "journald quota lesson"
+    hits = Mnemosyne(vault.root).search(query, limit=3)
+    assert [h["path"] for h in hits] == ["runbooks/strong.md", "notes/scatter.md"]
+    # With the share at 0 the full-match tier is absolute, as for an exact lookup.
+    hits = Mnemosyne(vault.root, ranking={"full_min_share": 0.0}).search(query, limit=3)
+    assert [h["path"] for h in hits] == ["notes/scatter.md", "runbooks/strong.md"]
