@@ -545,7 +545,7 @@ def query_units(text: str, known: Callable[[str], bool] | None = None) -> list[t
         analysed = _analyse(chunk)
         if known is not None and len(analysed) == 1 and len(analysed[0]) == 1:
             word = normalize(chunk)
-            if word.isascii() and word.isalpha():
+            if word.isascii() and word.isalpha() and len(word) <= _MAX_COMPOUND:
                 extra = split_compound(word, known) if len(word) >= _MIN_COMPOUND else None
                 if extra is None and not known(analysed[0][0]):
                     found = inflected_form(word, known)
@@ -561,6 +561,9 @@ def query_units(text: str, known: Callable[[str], bool] | None = None) -> list[t
 # "Warnung" as one word, and the stem keeps only its first letters. A query word is cut
 # where both halves are words the vault holds; the head may end in a linking element.
 _MIN_COMPOUND = 8
+# Longer words are not looked at: real compounds stay well under it, and every cut costs
+# index look-ups (a pasted blob of letters would cost thousands).
+_MAX_COMPOUND = 40
 _MIN_HALF = 4
 _LINKS = ("", "s", "es", "n", "en", "e")
 
@@ -573,21 +576,31 @@ def split_compound(word: str, known: Callable[[str], bool]) -> tuple[str, str] |
     counts when ``known`` accepts both stems. The most balanced cut wins (the longer
     shorter half), then the longer tail: German compounds put the meaning at the end.
     """
+    # Heads are looked up first: they share the word's first letters, so they sit in one
+    # or two blocks of the index's term dictionary, while every tail may sit in another.
+    seen: dict[str, bool] = {}
+
+    def has(term: str) -> bool:
+        found = seen.get(term)
+        if found is None:
+            found = seen[term] = known(term)
+        return found
+
     best: tuple[int, int, str, str] | None = None
     for cut in range(_MIN_HALF, len(word) - _MIN_HALF + 1):
-        tail = stem(word[cut:])
-        if not known(tail):
-            continue
         head = word[:cut]
         for link in _LINKS:
-            if not head.endswith(link) or len(head) - len(link) < _MIN_HALF:
-                continue
-            head_stem = stem(head[: len(head) - len(link)])
-            if known(head_stem):
-                rank = (min(cut - len(link), len(word) - cut), len(word) - cut)
-                if best is None or rank > best[:2]:
-                    best = (*rank, head_stem, tail)
-                break
+            if head.endswith(link) and len(head) - len(link) >= _MIN_HALF:
+                head_stem = stem(head[: len(head) - len(link)])
+                if has(head_stem):
+                    break
+        else:
+            continue
+        tail = stem(word[cut:])
+        if has(tail):
+            rank = (min(cut - len(link), len(word) - cut), len(word) - cut)
+            if best is None or rank > best[:2]:
+                best = (*rank, head_stem, tail)
     return None if best is None else (best[2], best[3])
 
 

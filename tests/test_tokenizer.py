@@ -412,6 +412,23 @@ def test_query_units_add_compound_halves_only_with_a_vocabulary() -> None:
     ]
 
 
+def test_compound_look_ups_stay_few_and_skip_very_long_words() -> None:
+    asked: list[str] = []
+
+    def known(term: str) -> bool:
+        asked.append(term)
+        return term in {"platt", "warnung"}
+
+    assert split_compound("plattenwarnung", known) == ("platt", "warnung")
+    # Tails are asked for only after a known head, and no term is asked for twice.
+    assert len(asked) == len(set(asked)) and asked.count("warnung") == 1
+    asked.clear()
+    query_units("plattenwarnung" * 3, known)  # 42 letters: not looked at
+    assert asked == []
+    query_units("qwertzuiopasdfghjklyxcvbnmqwertzuiopasdf", known)  # 40 letters, no word
+    assert 0 < len(asked) <= 60
+
+
 def test_an_unknown_word_takes_an_inflection_the_vault_holds() -> None:
     known = {"ersetz", "regel", "tausch", "restor"}.__contains__
     assert inflected_form("ersetzt", known) == "ersetz"
