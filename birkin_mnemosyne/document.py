@@ -24,13 +24,17 @@ from .frontmatter import parse_frontmatter
 from .labels import normalize_label
 from .markdown import Section, parse_markdown
 from .redact import Redactor
-from .tokenizer import STOPWORDS, tokenize
+from .tokenizer import MONTH_NAMES, STOPWORDS, tokenize
 from .vault_paths import ARCHIVE_DIR, zone_of
 
 __all__ = ["NoteDoc", "SectionDoc", "index_terms", "parse_note_bytes", "read_note", "redacted_body"]
 
 _BINARY_SNIFF = 8192
 _DATE_IN_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})")
+_MONTH_IN_NAME = re.compile(r"(?<!\d)\d{4}-(0[1-9]|1[0-2])(?!\d)")
+# A dated note is also found by its month's name (``tokenizer.MONTH_NAMES``): "March
+# ops log" finds "2026-03-betriebstagebuch.md". CJK months are written with digits
+# ("3月", "3월") and already meet the date's own terms.
 _STALE_HEADING = re.compile(
     r"\b(superseded|deprecated|obsolete|outdated|no longer (valid|true|used))\b", re.IGNORECASE
 )
@@ -246,6 +250,11 @@ def parse_note_bytes(
         or created
         or (name_date.group(1) if name_date else None)
     )
+
+    month_match = _MONTH_IN_NAME.search(posixpath.basename(path))
+    month = int(date[5:7]) if date else int(month_match.group(1)) if month_match else 0
+    if 1 <= month <= 12:  # a frontmatter date is only checked for its shape
+        tags_text += " " + MONTH_NAMES[month - 1]
 
     h1 = md.h1
     # Most notes hold no secret: one scan of the whole body lets their sections skip

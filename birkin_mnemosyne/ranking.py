@@ -47,7 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .index import Index, TermScores
-from .tokenizer import is_stopword, query_units
+from .tokenizer import MONTH_NAMES, is_stopword, query_units
 
 __all__ = ["QueryPlan", "RankedNote", "RankingParams", "plan_query", "rank", "verdict"]
 
@@ -67,6 +67,11 @@ CURRENT_WORDS = frozenset(
         현재 지금 요즘 최신 現在 今 最新 现在 目前 当前"""
     )
 )
+# A month's name in a query ("the disk incident in February") dates the question; like
+# the words above it scores (dated notes carry their month's names) without being a
+# unit the answer must cover.
+MONTH_WORDS = frozenset(unit[0] for unit in query_units(" ".join(MONTH_NAMES)))
+_SCORE_ONLY = CURRENT_WORDS | MONTH_WORDS
 
 
 @dataclass(frozen=True)
@@ -158,12 +163,12 @@ def plan_query(
         return position[term]
 
     plan = QueryPlan(units=[], terms=terms, weights=weights)
-    topical = sum(1 for unit in units if not is_stopword(unit[0]) and unit[0] not in CURRENT_WORDS)
+    topical = sum(1 for unit in units if not is_stopword(unit[0]) and unit[0] not in _SCORE_ONLY)
     for unit in units:
         if is_stopword(unit[0]):
             continue
-        if unit[0] in CURRENT_WORDS and topical:
-            plan.current = True
+        if unit[0] in _SCORE_ONLY and topical:
+            plan.current = plan.current or unit[0] in CURRENT_WORDS
             slot(unit[0], 1.0)
             continue
         parts = [p for p in unit[1:] if not is_stopword(p)]

@@ -83,6 +83,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 __all__ = [
+    "MONTH_NAMES",
     "STOPWORDS",
     "is_stopword",
     "normalize",
@@ -692,6 +693,23 @@ _STOPWORD_TEXT = {
     # Japanese particle out: each one is also a kana unigram or bigram.
     "ko": "은 는 이 가 을 를 의 에 와 과 도 로 및 그리고",
 }
+
+# Month names in the Latin-script languages above; a dated note is indexed with its
+# month's names (``document``), and a query's month names are score-only (``ranking``).
+MONTH_NAMES = (
+    "january januar enero janvier",
+    "february februar febrero février",
+    "march märz marzo mars",
+    "april abril avril",
+    "may mai mayo",
+    "june juni junio juin",
+    "july juli julio juillet",
+    "august agosto août",
+    "september septiembre septembre",
+    "october oktober octubre octobre",
+    "november noviembre novembre",
+    "december dezember diciembre décembre",
+)
 
 # Each listed word is one unit; its head term is the normalised, stemmed word (the whole
 # "です", not its unigrams). Built without the regexes so importing stays cheap.

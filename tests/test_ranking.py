@@ -145,3 +145,19 @@ def test_a_full_match_in_passing_does_not_outrank_a_far_stronger_partial_match(v
     # With the share at 0 the full-match tier is absolute, as for an exact lookup.
     hits = Mnemosyne(vault.root, ranking={"full_min_share": 0.0}).search(query, limit=3)
     assert [h["path"] for h in hits] == ["notes/scatter.md", "runbooks/strong.md"]
+
+
+def test_a_dated_note_is_found_by_its_month_name_in_several_languages(vault):
+    vault.write("journal/2026-03-betriebstagebuch.md", "# Betriebstagebuch\n\nResilver fertig.\n")
+    vault.write("journal/2026-02-ops.md", "# Ops log\n\nResilver started.\n")
+    vault.write(
+        "lessons/disk.md", "---\ndate: 2026-03-09\n---\n# Disk lesson\n\nSwap disks early.\n"
+    )
+    engine = Mnemosyne(vault.root)
+    assert engine.search("March resilver")[0]["path"] == ("journal/2026-03-betriebstagebuch.md")
+    assert engine.search("resilver febrero")[0]["path"] == "journal/2026-02-ops.md"
+    assert "lessons/disk.md" in [h["path"] for h in engine.search("disk März")]
+    # The month only dates the question: it is no unit a note must cover, so a
+    # February note about resilvering stays above a March note about nothing of it.
+    paths = [h["path"] for h in engine.search("resilver started march")]
+    assert paths[0] == "journal/2026-02-ops.md"
