@@ -92,6 +92,16 @@ def index_terms(text: str) -> list[str]:
     return [t for t in tokenize(text) if t not in STOPWORDS]
 
 
+def _length(counts) -> int:
+    """A field's BM25 length: its terms, less single Han/kana characters.
+
+    A CJK run is indexed as the run, its characters and its bigrams; counting every
+    character again made a Chinese or Japanese section look three times as long as an
+    English one saying as much, so an English word in it scored far lower.
+    """
+    return sum(n for term, n in counts if len(term) > 1 or term < "\u1100")
+
+
 def _as_list(value) -> list[str]:
     if value is None:
         return []
@@ -285,7 +295,7 @@ def parse_note_bytes(
                     body_tf[term] = left
                 else:
                     body_tf.pop(term, None)
-        body_len = sum(body_tf.values())
+        body_len = _length(body_tf.items())
         sections.append(
             SectionDoc(
                 heading=heading,
@@ -296,7 +306,7 @@ def parse_note_bytes(
                 body_tf=body_tf,
                 heading_tf=Counter(heading_terms),
                 body_len=body_len,
-                heading_len=len(heading_terms),
+                heading_len=_length((t, 1) for t in heading_terms),
                 stale=bool(own and _STALE_HEADING.search(own[-1])),
             )
         )

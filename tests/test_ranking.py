@@ -161,3 +161,32 @@ def test_a_dated_note_is_found_by_its_month_name_in_several_languages(vault):
     # February note about resilvering stays above a March note about nothing of it.
     paths = [h["path"] for h in engine.search("resilver started march")]
     assert paths[0] == "journal/2026-02-ops.md"
+
+
+def test_a_cjk_section_length_counts_its_bigrams_not_each_character_again(vault):
+    from birkin_mnemosyne.document import parse_note_bytes
+    from birkin_mnemosyne.redact import Redactor
+
+    doc = parse_note_bytes(
+        "n.md", "# t\n\n数据库扩容 pgbouncer\n".encode(), mtime_ns=0, redactor=Redactor()
+    )
+    # 数据库扩容 gives the run, 5 characters and 4 bigrams; pgbouncer one term.
+    assert sum(doc.sections[0].body_tf.values()) == 11
+    assert doc.sections[0].body_len == 11 - 5
+
+
+def test_an_english_word_in_a_chinese_note_is_not_drowned_by_its_length(vault):
+    # About 20 characters of Chinese against 30 English words, one "lvextend" each: the
+    # Chinese note is the shorter one and must win, as it does once its characters
+    # are not counted a second and third time.
+    vault.write("runbooks/扩容.md", "# 扩容\n\n数据目录在逻辑卷上文件系统可以不停机扩容 lvextend\n")
+    words = (
+        "moved storage topics quotas snapshots backups replicas arrays volumes mirrors "
+        "caches tiers pools racks shelves drives cables switches routers firewalls "
+        "printers monitors keyboards laptops desks chairs lamps plants"
+    )
+    vault.write("notes/lvm.md", f"# Storage\n\nTried lvextend once; {words}\n")
+    for i in range(10):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
+    hits = Mnemosyne(vault.root).search("lvextend", limit=3)
+    assert [h["path"] for h in hits] == ["runbooks/扩容.md", "notes/lvm.md"]
