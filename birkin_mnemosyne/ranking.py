@@ -62,9 +62,9 @@ CURRENT_WORDS = frozenset(
     unit[0]
     for unit in query_units(
         """current currently now nowadays
-        aktuell aktuelle derzeit derzeitige heute momentan
-        actual actualmente vigente hoy
-        현재 지금 요즘 최신 現在 今 最新 现在 目前 当前"""
+        aktuell aktuelle derzeit derzeitige heute momentan jetzt zurzeit
+        actual actualmente vigente hoy ahora
+        현재 지금 요즘 최신 現在 今 いま 現行 最新 现在 目前 当前"""
     )
 )
 # A month's name in a query ("the disk incident in February") dates the question; like
@@ -165,10 +165,11 @@ def plan_query(
     plan = QueryPlan(units=[], terms=terms, weights=weights)
     topical = sum(1 for unit in units if not is_stopword(unit[0]) and unit[0] not in _SCORE_ONLY)
     for unit in units:
+        if unit[0] in CURRENT_WORDS and topical:
+            plan.current = True  # "jetzt" and "ahora" are stopwords too: not indexed
         if is_stopword(unit[0]):
             continue
         if unit[0] in _SCORE_ONLY and topical:
-            plan.current = plan.current or unit[0] in CURRENT_WORDS
             slot(unit[0], 1.0)
             continue
         parts = [p for p in unit[1:] if not is_stopword(p)]

@@ -107,6 +107,9 @@ def test_a_current_state_question_puts_the_superseding_note_first(vault):
     # the superseded decision leaves the first tier.
     assert current[0] == "decisions/retention-2026.md"
     assert current.index("decisions/retention-2025.md") > 0
+    # A stopword can ask for the current state too ("jetzt", "ahora").
+    jetzt = engine.search("backup retention policy jetzt", limit=3)
+    assert jetzt[0]["path"] == "decisions/retention-2026.md"
 
 
 def test_one_character_parts_weigh_less_than_words_and_bigrams(vault):
