@@ -35,6 +35,8 @@ Scoring (all over the answerable cases, i.e. those with a non-empty ``expect``):
 
 The self-quote guard: a note that contains the question verbatim (ignoring case and
 runs of white space) may be a log that quotes the question rather than an answer to it.
+Only questions of four words or more (or twelve CJK characters) are looked at: a short
+lookup such as an error code is expected verbatim in its answer.
 Such an acceptable hit in the top 3 is flagged, and the ``guarded`` figures recompute
 every rank with those notes left out.
 """
@@ -183,6 +185,19 @@ def _normalize(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
+# A lookup shorter than this ("ECONNREFUSED", "pg_hba.conf max_connections") is expected
+# verbatim in its answer; only a question this long can be quoted by a log.
+QUOTABLE_WORDS = 4
+QUOTABLE_CJK_CHARS = 12
+_CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+
+
+def _quotable(question: str) -> bool:
+    if len(question.split()) >= QUOTABLE_WORDS:
+        return True
+    return len(_CJK_CHAR.findall(question)) >= QUOTABLE_CJK_CHARS
+
+
 class _Notes:
     """Note texts read once per run, for the self-quote guard."""
 
@@ -241,7 +256,8 @@ def _judge(engine: Mnemosyne, case: Case, k: int, notes: _Notes) -> dict:
         row.update(correct=weak, mark="correct" if weak else "miss")
         return row
     rank = _first(hits, case)
-    quoted = [h["path"] for h in hits if notes.quotes(h["path"], case.q)]
+    quotable = _quotable(case.q)
+    quoted = [h["path"] for h in hits if quotable and notes.quotes(h["path"], case.q)]
     self_quote = rank is not None and rank <= 3 and hits[rank - 1]["path"] in quoted
     guarded = _first(hits, case, skip=lambda h: h["path"] in quoted) if quoted else rank
     row.update(

@@ -207,3 +207,18 @@ def test_unreadable_case_files(tmp_path):
     (tmp_path / "bad.yaml").write_text("cases:\n\t- q: x\n", encoding="utf-8")
     with pytest.raises(InvalidInputError, match="fix the YAML"):
         load_cases(tmp_path / "bad.yaml")
+
+
+def test_short_lookups_are_not_self_quotes(vault):
+    from birkin_mnemosyne import Mnemosyne
+
+    vault.write("hosts/db1.md", "# db1\n\nFix ECONNREFUSED on pg_hba.conf by adding the subnet.\n")
+    vault.write("journal/log.md", "# Log\n\nasked: why does the dump fail on db1 tonight\n")
+    cases = [
+        Case("ECONNREFUSED pg_hba.conf", (Expectation("hosts/db1.md"),)),
+        Case("why does the dump fail on db1 tonight", (Expectation("journal/log.md"),)),
+    ]
+    report = evaluate(Mnemosyne(vault.root), cases, k=5)
+    lookup, question = report["results"]
+    assert lookup["rank"] == 1 and not lookup["self_quote"]
+    assert question["rank"] == 1 and question["self_quote"]
