@@ -45,10 +45,10 @@ LAYERS = {
     # pure note-text helpers (they import only L0-L2), shared by the facade and the
     # onboarding/import features
     "notes_io": 3,
-    "memory": 4,
+    "memory": 4,  # package: VaultMemory, one module per group of operations
     "digest": 4,
     "cli": 5,
-    "mcp_server": 5,
+    "mcp_server": 5,  # package: build_server, one module per tool area, HTTP serving
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
     "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves

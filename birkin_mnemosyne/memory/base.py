@@ -1,0 +1,175 @@
+"""What every group of ``VaultMemory`` operations shares.
+
+``MemoryBase`` names the state ``VaultMemory.__init__`` sets up and holds the plumbing
+the operation modules call: the vault lock, the injected clock, byte-level reads and
+atomic writes, the usage-file reload, and strict key resolution (``resolve``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import math
+import os
+import posixpath
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+
+from .. import notes_io as nio
+from ..atomic import atomic_write_bytes
+from ..config import VaultConfig
+from ..dynamics import UsageStore
+from ..engine import Mnemosyne
+from ..errors import (
+    AmbiguousKeyError,
+    InvalidInputError,
+    InvalidPathError,
+    NoteNotFoundError,
+    WriteRefusedError,
+)
+from ..graph import LinkGraph
+from ..journal import Journal
+from ..vault_lock import VaultLock
+
+STATE_DIR = Path(".mnemosyne") / "state"
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_int(value: object, name: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise InvalidInputError(f"{name} must be a whole number >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise InvalidInputError(f"{name} must be at most {high}, got {value!r}")
+    return value
+
+
+class MemoryBase:
+    """State and plumbing shared by the operation groups (set up by ``VaultMemory``)."""
+
+    engine: Mnemosyne
+    vault: Path
+    config: VaultConfig
+    evidence_required: bool
+    max_note_bytes: int
+    usage: UsageStore
+    recovered: list[dict]
+    _clock: Callable[[], float]
+    _lock_timeout: float
+    _journal: Journal
+    _plans: OrderedDict[str, dict]  # label plans by plan_id (labelling)
+    _usage_signature: tuple | None
+    _key_index: nio.KeyIndex | None
+    _links: LinkGraph | None  # the wikilink graph of the current index (reading)
+
+    # -- plumbing ----------------------------------------------------------------------
+
+    def _lock(self) -> VaultLock:
+        return VaultLock(self.vault, timeout=self._lock_timeout)
+
+    def _now(self, now: float | None) -> float:
+        when = self._clock() if now is None else now
+        if isinstance(when, bool) or not isinstance(when, (int, float)) or not math.isfinite(when):
+            raise InvalidInputError(f"now must be a finite unix time in seconds, got {now!r}")
+        return float(when)
+
+    def _sync_usage(self) -> None:
+        """Re-read the usage file when another process (or this one) changed it."""
+        try:
+            st = self.usage.path.stat()
+            signature: tuple | None = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError:
+            signature = None
+        if signature != self._usage_signature:
+            self.usage.load()
+            self._usage_signature = signature
+
+    def _read(self, path: str) -> bytes:
+        try:
+            return (self.vault / path).read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            self.engine.refresh(paths=[path])
+            raise NoteNotFoundError(
+                f"note {path} is gone (deleted or moved since it was indexed) — search again"
+            ) from None
+
+    def _write(self, path: str, data: bytes) -> None:
+        try:
+            atomic_write_bytes(self.vault / path, data, root=self.vault)
+        except InvalidPathError:
+            raise
+        except OSError as exc:
+            raise WriteRefusedError(
+                f"could not write {path}: {exc.strerror or exc} — nothing was changed"
+            ) from exc
+
+    def _occupant(self, path: str) -> str | None:
+        """The existing file at ``path``, also when it differs only in letter case."""
+        full = self.vault / path
+        if os.path.lexists(full):
+            return path
+        if full.parent.is_dir():
+            wanted = full.name.casefold()
+            with os.scandir(full.parent) as entries:
+                for entry in entries:
+                    if entry.name.casefold() == wanted:
+                        return posixpath.join(posixpath.dirname(path), entry.name)
+        return None
+
+    # -- key resolution ----------------------------------------------------------------
+
+    def _keys(self) -> nio.KeyIndex:
+        keys = self.engine.keys()  # a new dict after every change of the index
+        if self._key_index is None or self._key_index.keys is not keys:
+            self._key_index = nio.KeyIndex(keys)
+        return self._key_index
+
+    def resolve(self, key_or_path: str) -> str:
+        """The vault-relative path of a live note, by exact path, exact key, or a
+        case-insensitive key/path/file-name match naming exactly one note.
+
+        Raises ``NoteNotFoundError`` (with up to 5 close keys as ``candidates``, for the
+        message only) or ``AmbiguousKeyError`` (``candidates`` = the matching paths).
+        """
+        raw = nio.clean_key(key_or_path)
+        path = self._keys().lookup(raw)
+        if path is None:
+            self.engine.refresh()  # another process may have written it just now
+            path = self._keys().lookup(raw)
+        if path is not None:
+            return path
+        close = self._keys().close_keys(raw)
+        archived = nio.archived_matches(raw, self._archived_paths())
+        if archived:
+            hint = f" — it is archived at {archived[0]}; bring it back with restore({raw!r})"
+        elif close:
+            hint = f" — did you mean: {', '.join(close)}?"
+        else:
+            hint = " — list_notes() or search() shows the keys"
+        raise NoteNotFoundError(f"no note {raw!r}{hint}", candidates=close)
+
+    def _archived_paths(self) -> list[str]:
+        paths = self.engine.note_paths(include_archive=True)
+        return [p for p in paths if p.startswith(nio.ARCHIVE_PREFIX)]
+
+    def _resolve_archived(self, key_or_path: str) -> str:
+        raw = nio.clean_key(key_or_path)
+        for attempt in range(2):
+            matches = nio.archived_matches(raw, self._archived_paths())
+            if len(matches) == 1:
+                return matches[0]
+            if len(matches) > 1:
+                raise AmbiguousKeyError(
+                    f"{raw!r} names {len(matches)} archived notes: {', '.join(matches)} — "
+                    "pass the _archive/ path of the one you mean",
+                    candidates=matches,
+                )
+            if attempt == 0:
+                self.engine.refresh()
+        originals = [nio.without_md(p[len(nio.ARCHIVE_PREFIX) :]) for p in self._archived_paths()]
+        close = difflib.get_close_matches(raw, originals, n=5, cutoff=0.6)
+        hint = f" — archived notes like it: {', '.join(close)}" if close else ""
+        raise NoteNotFoundError(f"no archived note {raw!r}{hint}", candidates=close)

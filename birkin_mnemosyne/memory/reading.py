@@ -1,0 +1,256 @@
+"""Reading the vault: notes, searches, listings, links and the session digest.
+
+None of these records usage: a caller marks a note it actually used with
+``record_access`` (``usage``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+from .. import notes_io as nio
+from ..digest import excerpt_of, gather_digest, render_digest
+from ..engine import MAX_LIMIT, MAX_QUERY_CHARS
+from ..errors import MnemosyneError
+from ..graph import LinkGraph
+from ..labels import label_counts, matches_labels, parse_label_filter
+from ..markdown import parse_markdown
+from ..vault_paths import check_zone, zone_of
+from .base import MemoryBase, check_int, sha256_hex
+
+MAX_LIST_LIMIT = 200
+DEFAULT_DIGEST_LIMIT = 5
+DEFAULT_DIGEST_BUDGET = 800
+DEFAULT_RELATED_LIMIT = 5
+
+
+class ReadingMixin(MemoryBase):
+    """``get_note``, ``search``, ``list_notes``, ``related`` and ``render_digest``."""
+
+    def get_note(
+        self,
+        key_or_path: str,
+        *,
+        section: str | None = None,
+        outline: bool = False,
+        max_chars: int | None = None,
+        offset: int = 0,
+    ) -> dict:
+        """A note's (redacted) body, whole, one section, a slice, or only its outline.
+
+        Does not record access: call ``record_access`` for a note that was used.
+        """
+        offset = check_int(offset, "offset", 0)
+        if max_chars is not None:
+            max_chars = check_int(max_chars, "max_chars", 1)
+        path = self.resolve(key_or_path)
+        data = self._read(path)
+        text, fm = nio.parse_note(data)
+        md = parse_markdown(fm.body)
+        redact = self.engine.redactor.redact
+        shift = text.count("\n", 0, fm.body_offset)
+        # The blank line that follows a frontmatter block is layout, not text.
+        chosen = fm.body.lstrip("\r\n") if fm.present else fm.body
+        if section is not None:
+            start, end = nio.section_span(fm.body, md.headings, section, redact)
+            chosen = fm.body[start:end]
+        full = redact(chosen)
+        headings = nio.outline_of(md.headings, shift, redact)
+        show_outline = (
+            outline
+            or len(md.headings) >= nio.OUTLINE_MIN_HEADINGS
+            or len(full) > nio.OUTLINE_MIN_CHARS
+        )
+        part = "" if outline else full[offset : None if max_chars is None else offset + max_chars]
+        labels, _ = nio.note_labels(fm.data)
+        return {
+            "key": self.engine.key_of(path),
+            "path": path,
+            "title": redact(nio.note_title(fm.data, md.h1, path)),
+            "zone": zone_of(path),
+            "version": sha256_hex(data),
+            "labels": labels,
+            "text": part,
+            "total_chars": len(full),
+            "returned_chars": len(part),
+            "truncated": len(part) < len(full),
+            "offset": offset,
+            "outline": headings if show_outline else [],
+            "section": section,
+        }
+
+    def search(self, query: str, limit: int = 8, **options) -> list[dict]:
+        """The engine's hits (see ``Mnemosyne.search_response`` for the options)."""
+        return self.search_response(query, limit, **options)["hits"]
+
+    def search_response(self, query: str, limit: int = 8, **options) -> dict:
+        """The engine's whole search response, ranked with this vault's usage."""
+        self._sync_usage()
+        return self.engine.search_response(query, limit, **options)
+
+    def list_notes(
+        self,
+        zone: str | None = None,
+        labels: Iterable[str] | str | None = None,
+        page: int = 1,
+        limit: int = 20,
+    ) -> dict:
+        """Live notes, newest first (``updated``, else ``date``, else file time).
+
+        ``zone`` includes its subfolders; ``labels`` is an AND filter. ``label_counts``
+        counts labels over every note that passed the filters, not only this page.
+        """
+        page = check_int(page, "page", 1)
+        limit = check_int(limit, "limit", 1, MAX_LIST_LIMIT)
+        folder = check_zone(zone) if zone else None
+        required = parse_label_filter(labels) if labels else []
+        index = self.engine.index
+        keys = self.engine.keys()
+        eligible = []
+        for path in keys:
+            meta = index.notes[index.by_path[path]]
+            if folder is not None and not (
+                meta["zone"] == folder or meta["zone"].startswith(folder + "/")
+            ):
+                continue
+            if required and not matches_labels(meta["labels"] or [], required):
+                continue
+            eligible.append(meta)
+
+        def newest(meta: dict) -> tuple:
+            stamp = dt.datetime.fromtimestamp(meta["mtime_ns"] / 1e9, dt.timezone.utc)
+            return (meta["updated"] or meta["date"] or stamp.date().isoformat(), meta["mtime_ns"])
+
+        eligible.sort(key=lambda meta: meta["path"])
+        eligible.sort(key=newest, reverse=True)
+        start = (page - 1) * limit
+        return {
+            "notes": [
+                {
+                    "key": keys[meta["path"]],
+                    "path": meta["path"],
+                    "title": meta["title"],
+                    "zone": meta["zone"],
+                    "labels": list(meta["labels"] or []),
+                    "date": meta["date"],
+                    "updated": meta["updated"],
+                }
+                for meta in eligible[start : start + limit]
+            ],
+            "total": len(eligible),
+            "page": page,
+            "limit": limit,
+            "label_counts": label_counts(meta["labels"] or [] for meta in eligible),
+        }
+
+    def related(self, key: str, *, limit: int = DEFAULT_RELATED_LIMIT) -> dict:
+        """Notes connected to one, from its parsed wikilinks and its words.
+
+        ``outbound``: the notes its links point to (with the ``target`` as written);
+        ``backlinks``: the notes whose links point to it; ``unresolved``: its links that
+        name no live note (``candidates`` lists the notes an ambiguous target matches);
+        ``neighbours``: up to ``limit`` notes that share its words (a search for its
+        title and first distinct terms) but are not linked either way. Links resolve as
+        in ``LinkGraph``. Reading never records usage.
+        """
+        limit = check_int(limit, "limit", 0, MAX_LIST_LIMIT)
+        path = self.resolve(key)
+        index = self.engine.index
+        keys = self.engine.keys()
+        if self._links is None or self._links.keys is not keys:
+            notes = {p: index.notes[index.by_path[p]] for p in keys}
+            self._links = LinkGraph(keys, notes)
+        graph = self._links
+
+        def brief(other: str) -> dict:
+            meta = index.notes[index.by_path[other]]
+            return {
+                "key": keys[other],
+                "path": other,
+                "title": meta["title"],
+                "zone": meta["zone"],
+            }
+
+        outbound, seen = [], set()
+        for target, other in graph.outbound.get(path, []):
+            if other not in seen:
+                seen.add(other)
+                outbound.append({**brief(other), "target": target})
+        backlinks = [brief(other) for other in sorted(set(graph.backlinks.get(path, [])))]
+        linked = seen | {row["path"] for row in backlinks} | {path}
+        return {
+            **brief(path),
+            "outbound": outbound,
+            "backlinks": backlinks,
+            "unresolved": [
+                {"target": target, "candidates": candidates}
+                for target, candidates in graph.unresolved.get(path, [])
+            ],
+            "neighbours": self._neighbours(path, linked, limit) if limit else [],
+        }
+
+    def _neighbours(self, path: str, linked: set[str], limit: int) -> list[dict]:
+        try:
+            _, fm = nio.parse_note((self.vault / path).read_bytes())
+        except OSError:
+            return []
+        title = nio.note_title(fm.data, None, path)
+        query = nio.distinctive_query(title, fm.body)[:MAX_QUERY_CHARS]
+        try:
+            response = self.search_response(query, min(limit + len(linked), MAX_LIMIT))
+        except MnemosyneError:  # e.g. a note without a searchable word
+            return []
+        return [
+            {
+                "key": hit["key"],
+                "path": hit["path"],
+                "title": hit["title"],
+                "zone": hit["zone"],
+                "score": hit["score"],
+            }
+            for hit in response["hits"]
+            if hit["path"] not in linked
+        ][:limit]
+
+    def render_digest(
+        self,
+        limit: int = DEFAULT_DIGEST_LIMIT,
+        budget_tokens: int = DEFAULT_DIGEST_BUDGET,
+        *,
+        now: float | None = None,
+    ) -> str:
+        """A compact text summary for a session start (see ``digest``): identity and
+        preferences first, then zones by activity, at most ``limit`` notes per group,
+        within ``budget_tokens`` (estimated as UTF-8 bytes / 4)."""
+        limit = check_int(limit, "limit", 1)
+        budget_tokens = check_int(budget_tokens, "budget_tokens", 1)
+        when = self._now(now)
+        self._sync_usage()
+        model = self.usage.model
+        index = self.engine.index
+        keys = self.engine.keys()
+        redact = self.engine.redactor.redact
+
+        def excerpt(path: str) -> str:
+            try:
+                _, fm = nio.parse_note((self.vault / path).read_bytes())
+            except OSError:
+                return ""
+            return excerpt_of(redact(fm.body))
+
+        about, groups = gather_digest(
+            ((key, index.notes[index.by_path[path]]) for path, key in keys.items()),
+            activation=lambda path: model.activation(self.usage.usage(path), when),
+            zone_activity=lambda zone: model.zone_value(self.usage.zone_activity(zone), when),
+            excerpt=excerpt,
+            limit=limit,
+        )
+        return render_digest(
+            vault_name=self.vault.name,
+            identity=about,
+            zones=groups,
+            note_count=len(keys),
+            budget_tokens=budget_tokens,
+            redact=redact,
+        )
