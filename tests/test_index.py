@@ -145,3 +145,66 @@ def test_compact_and_serialise_keep_scores(vault):
     restored = Index.from_store(header, _MemoryBlocks(blocks))
     assert restored.score_terms(["cat", "dog"]).scores == scores_compact
     assert {restored.notes[n]["path"] for n in restored.live_note_ids()} == set(survivors)
+
+
+def _naive_note_maps(index, ts):
+    """note_best / note_second / note_bounds worked out from ``contrib`` the plain way."""
+    per_note: dict[int, list[float]] = {}
+    for sid, value in ts.contrib.items():
+        per_note.setdefault(index.sec_note[sid], []).append(value)
+    best = {nid: max(values) for nid, values in per_note.items()}
+    second = {nid: sorted(values)[-2] for nid, values in per_note.items() if len(values) > 1}
+    return best, second
+
+
+def test_term_scores_maps_agree_with_a_plain_derivation(vault):
+    rng = random.Random(3)
+    words = ["cat", "dog", "bird", "fish", "emu"]
+    for i in range(30):
+        parts = []
+        for s in range(rng.randint(1, 4)):
+            body = " ".join(rng.choices(words, k=rng.randint(1, 12)))
+            heading = rng.choice(words) if rng.random() < 0.4 else f"part {s}"
+            parts.append(f"## {heading}\n\n{body}\n")
+        vault.write(f"n{i}.md", f"---\ntitle: {rng.choice(words)} n{i}\n---\n" + "\n".join(parts))
+    engine = Mnemosyne(vault.root)
+    index = engine.index
+    for i in range(0, 30, 7):  # tombstones must be left out
+        index.remove(f"n{i}.md")
+    for term in words:
+        ts = index.term_scores(term)
+        assert list(ts.contrib.keys()) == sorted(ts.contrib.keys())
+        assert all(index.sec_note[sid] >= 0 for sid in ts.contrib)
+        assert ts.df == len(ts.contrib)
+        best, second = _naive_note_maps(index, ts)
+        assert dict(ts.note_best.items()) == best
+        assert dict(ts.note_second.items()) == second
+        for nid, sid in ts.note_best_sid.items():
+            assert index.sec_note[sid] == nid and ts.contrib[sid] == best[nid]
+        bounds = ts.note_bounds(0.2)
+        assert dict(bounds.items()) == {
+            nid: value + 0.2 * second[nid] if nid in second else value
+            for nid, value in best.items()
+        }
+        assert list(ts.second_all) == [second.get(nid, 0.0) for nid in ts.note_best]
+
+
+def test_sorted_map_behaves_like_a_read_only_dict():
+    from array import array
+
+    from birkin_mnemosyne.index import SortedMap
+
+    plain = {2: 0.5, 7: 1.5, 40: 2.5}
+    mapped = SortedMap(array("I", plain), array("d", plain.values()))
+    assert len(mapped) == 3 and list(mapped) == [2, 7, 40]
+    assert dict(mapped.items()) == plain and mapped == plain
+    for key in (0, 2, 3, 7, 39, 40, 41):
+        assert (key in mapped) == (key in plain)
+        assert mapped.get(key) == plain.get(key)
+        assert mapped.get(key, -1.0) == plain.get(key, -1.0)
+    assert mapped[7] == 1.5
+    with pytest.raises(KeyError):
+        mapped[8]
+    with pytest.raises(ValueError):
+        SortedMap(array("I", [1, 2]), array("d", [1.0]))
+    assert 5 not in SortedMap(array("I"), array("d"))
