@@ -444,29 +444,7 @@ def rank(
         found.sort(reverse=True)
         return [exact(-neg, is_full) for _, neg in found]
 
-    full_pool = {nid: bounds[nid] for nid in full if nid in bounds}
-    ranked = top_of(full_pool, True, limit)
-    for nid in full_pool:
-        del bounds[nid]
-    if (
-        ranked
-        and bounds
-        and not plan.expanded
-        and ranked[-1].score < params.full_min_share * max(bounds.values()) * bound_factor
-    ):
-        # A note that covers every unit only in passing must not outrank a far stronger
-        # partial match. (Skipped when no partial match's upper bound could get there.)
-        lead = top_of(bounds, False, 1)
-        floor = params.full_min_share * lead[0].score if lead else 0.0
-        if ranked[-1].score < floor:
-            keep = [n for n in ranked if n.score >= floor]
-            demoted = [replace(n, full=False) for n in ranked if n.score < floor]
-            rest = top_of(bounds, False, limit)
-            rest = sorted(demoted + rest, key=lambda n: (n.score, -n.nid), reverse=True)
-            return (keep + rest)[:limit]
-    if len(ranked) < limit:
-        ranked += top_of(bounds, False, limit - len(ranked))
-    return ranked
+    return _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
 
 
 def _rank_reference(
@@ -582,6 +560,23 @@ def _rank_reference(
                 heapq.heapreplace(found, item)
         return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
 
+    return _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
+
+
+def _tiers(
+    full: set,
+    bounds: dict[int, float],
+    top_of: Callable[[dict[int, float], bool, int], list[RankedNote]],
+    plan: QueryPlan,
+    params: RankingParams,
+    limit: int,
+    bound_factor: float,
+) -> list[RankedNote]:
+    """The result list from the candidates' bounds: the full-match tier, then the rest.
+
+    ``top_of(pool, is_full, k)`` is the caller's exact top-k over a pool of bounds.
+    ``bounds`` loses the full-match notes.
+    """
     full_pool = {nid: bounds[nid] for nid in full if nid in bounds}
     ranked = top_of(full_pool, True, limit)
     for nid in full_pool:
