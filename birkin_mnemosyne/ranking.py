@@ -224,6 +224,58 @@ def _unit_covered(plan: QueryPlan, unit: int, nid: int, scores, part_coverage: f
     return found >= part_coverage * len(parts)
 
 
+def _full_matches(
+    index: Index, plan: QueryPlan, scores: list[TermScores], params: RankingParams
+) -> set:
+    """The notes covering every required unit (the first tier's candidates)."""
+    full: set | None = None
+    for unit in plan.required:
+        covering = _covering_notes(plan, unit, scores, params.part_coverage)
+        full = covering if full is None else (full & covering)
+        if not full:
+            break
+    full = full or set()
+    if plan.current and full:
+        # "What is the current X": a superseded note does not hold the first tier.
+        full = {nid for nid in full if not index.notes[nid].get("stale")}
+    return full
+
+
+def _ranked_note(
+    index: Index,
+    plan: QueryPlan,
+    scores: list[TermScores],
+    params: RankingParams,
+    nid: int,
+    is_full: bool,
+    by_section: dict[int, float],
+    factor_of: Callable[[int, int], float],
+) -> RankedNote:
+    """A scored note from its sections' scores: best + ``second_weight`` x second, times
+    ``factor_of(nid, best section)``, with the hit's also-sections and unit coverage."""
+    section_scores = [(value, sid) for sid, value in by_section.items()]
+    section_scores.sort(reverse=True)
+    best_score, best = section_scores[0]
+    second = section_scores[1][0] if len(section_scores) > 1 else 0.0
+    base = best_score + params.second_weight * second
+    factor = factor_of(nid, best)
+    headings = index.sec_heading
+    also = [
+        sid
+        for value, sid in section_scores[1:]
+        if value >= params.also_min_share * best_score
+        and headings[sid]
+        and headings[sid] != headings[best]
+    ][:2]
+    covered = sum(
+        1
+        for u in range(len(plan.units))
+        if _unit_covered(plan, u, nid, scores, params.part_coverage)
+    )
+    coverage = covered / max(len(plan.units), 1)
+    return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
+
+
 # A note is skipped on its own factor bound only when even ``bound x factor x slack``
 # is under the k-th score: the slack is far above float rounding, so a note that could
 # tie the k-th score is always scored.
@@ -279,17 +331,7 @@ def rank(
     sw = params.second_weight
     bound_factor = (1.0 + params.recency_boost) * multiplier_max
 
-    full: set | None = None
-    if plan.required:
-        for unit in plan.required:
-            covering = _covering_notes(plan, unit, scores, params.part_coverage)
-            full = covering if full is None else (full & covering)
-            if not full:
-                break
-    full = full or set()
-    if plan.current and full:
-        # "What is the current X": a superseded note does not hold the first tier.
-        full = {nid for nid in full if not index.notes[nid].get("stale")}
+    full = _full_matches(index, plan, scores, params)
 
     notes_meta = index.notes
     sec_stale = index.sec_stale
@@ -372,28 +414,9 @@ def rank(
         return score
 
     def exact(nid: int, is_full: bool) -> RankedNote:
-        by_section = section_scores_of(nid)
-        section_scores = [(value, sid) for sid, value in by_section.items()]
-        section_scores.sort(reverse=True)
-        best_score, best = section_scores[0]
-        second = section_scores[1][0] if len(section_scores) > 1 else 0.0
-        base = best_score + sw * second
-        factor = factor_of(nid, best)
-        headings = index.sec_heading
-        also = [
-            sid
-            for value, sid in section_scores[1:]
-            if value >= params.also_min_share * best_score
-            and headings[sid]
-            and headings[sid] != headings[best]
-        ][:2]
-        covered = sum(
-            1
-            for u in range(len(plan.units))
-            if _unit_covered(plan, u, nid, scores, params.part_coverage)
+        return _ranked_note(
+            index, plan, scores, params, nid, is_full, section_scores_of(nid), factor_of
         )
-        coverage = covered / max(len(plan.units), 1)
-        return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
 
     # Upper bounds per candidate note, summed term by term over plain dicts (the
     # cheapest way to touch every candidate once), exactly as ``_rank_reference`` does.
@@ -475,17 +498,7 @@ def _rank_reference(
         return []
     bound_factor = (1.0 + params.recency_boost) * multiplier_max
 
-    full: set | None = None
-    if plan.required:
-        for unit in plan.required:
-            covering = _covering_notes(plan, unit, scores, params.part_coverage)
-            full = covering if full is None else (full & covering)
-            if not full:
-                break
-    full = full or set()
-    if plan.current and full:
-        # "What is the current X": a superseded note does not hold the first tier.
-        full = {nid for nid in full if not index.notes[nid].get("stale")}
+    full = _full_matches(index, plan, scores, params)
 
     def exact(nid: int, is_full: bool) -> RankedNote:
         # Only the terms present in the note are visited; a term found in a single
@@ -504,11 +517,9 @@ def _rank_reference(
             else:
                 sid = ts.note_best_sid[nid]
                 by_section[sid] = by_section.get(sid, 0.0) + w * best_value
-        section_scores = [(value, sid) for sid, value in by_section.items()]
-        section_scores.sort(reverse=True)
-        best_score, best = section_scores[0]
-        second = section_scores[1][0] if len(section_scores) > 1 else 0.0
-        base = best_score + params.second_weight * second
+        return _ranked_note(index, plan, scores, params, nid, is_full, by_section, factor_of)
+
+    def factor_of(nid: int, best: int) -> float:
         meta = index.notes[nid]
         factor = 1.0
         if meta.get("stale") or index.sec_stale[best]:
@@ -517,21 +528,7 @@ def _rank_reference(
             factor *= 1.0 + params.recency_boost * _recency(meta["date"], today, params)
         if multiplier is not None:
             factor *= multiplier(nid)
-        headings = index.sec_heading
-        also = [
-            sid
-            for value, sid in section_scores[1:]
-            if value >= params.also_min_share * best_score
-            and headings[sid]
-            and headings[sid] != headings[best]
-        ][:2]
-        covered = sum(
-            1
-            for u in range(len(plan.units))
-            if _unit_covered(plan, u, nid, scores, params.part_coverage)
-        )
-        coverage = covered / max(len(plan.units), 1)
-        return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
+        return factor
 
     # Upper bounds per candidate note: best + sw * second <= sum over terms of
     # (best_t + sw * second_t), because the two sections take each term's score from
