@@ -261,8 +261,11 @@ def parse_note_bytes(
         or (name_date.group(1) if name_date else None)
     )
 
-    month_match = _MONTH_IN_NAME.search(posixpath.basename(path))
-    month = int(date[5:7]) if date else int(month_match.group(1)) if month_match else 0
+    if date:
+        month = int(date[5:7])
+    else:
+        month_match = _MONTH_IN_NAME.search(posixpath.basename(path))
+        month = int(month_match.group(1)) if month_match else 0
     if 1 <= month <= 12:  # a frontmatter date is only checked for its shape
         tags_text += " " + MONTH_NAMES[month - 1]
 

@@ -598,12 +598,9 @@ class Mnemosyne:
         from .document import decode_note
 
         meta = index.notes[nid]
-        try:
-            data = (self.vault / meta["path"]).read_bytes()
-        except OSError:
-            return None
-        if len(data) != meta["size"]:
-            return None  # changed since it was indexed; the next refresh catches up
+        data = self._read(meta["path"])
+        if data is None or len(data) != meta["size"]:
+            return None  # gone or changed since it was indexed; the next refresh catches up
         text = decode_note(data)[0]
         offset = meta.get("body_offset") or 0
         title = str(meta["title"] or "")
@@ -747,23 +744,26 @@ class Mnemosyne:
         }
         return ranked, signals, term_weights
 
+    def _read(self, path: str) -> bytes | None:
+        """A note's bytes as they are now, None when it cannot be read."""
+        try:
+            return (self.vault / path).read_bytes()
+        except OSError:
+            return None
+
     def _body(self, path: str) -> str | None:
         from .document import redacted_body
 
-        try:
-            data = (self.vault / path).read_bytes()
-        except OSError:
-            return None
-        return redacted_body(data, self.redactor)
+        data = self._read(path)
+        return None if data is None else redacted_body(data, self.redactor)
 
     def _section_text(self, index: Index, nid: int, sid: int) -> str | None:
         """The redacted text of one section, read from the file now."""
         from .document import decode_note
 
         meta = index.notes[nid]
-        try:
-            data = (self.vault / meta["path"]).read_bytes()
-        except OSError:
+        data = self._read(meta["path"])
+        if data is None:
             return None
         if len(data) != meta["size"]:
             # Changed since it was indexed: offsets are off, so re-parse this note.
