@@ -27,7 +27,14 @@ from .cache import BlockFile, CacheMiss, cache_dir, write_block_file
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
-from .errors import InvalidInputError, InvalidPathError, MnemosyneError, VaultNotFoundError
+from .errors import (
+    ConfigError,
+    InvalidInputError,
+    InvalidPathError,
+    MnemosyneError,
+    VaultNotFoundError,
+)
+from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
 from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import Redactor, load_secret_hashes
@@ -70,6 +77,7 @@ _RANGES = {
     "also_min_share": (0.0, 1.0, False),
     "full_min_share": (0.0, 1.0, False),
     "second_weight": (0.0, 1.0, False),
+    "glossary_credit": (0.0, 1.0, False),
 }
 
 
@@ -133,6 +141,10 @@ class Mnemosyne:
         self._semantic_reason: str | None = None  # why hybrid search is off, if it is
         self._generation = 0  # bumped whenever the index changes
         self.fusion = None  # FusionParams; None = the defaults chosen on the benchmark
+        # (stat stamp of .mnemosyne/glossary.txt, the glossary built with it)
+        self._glossary: tuple[tuple | None, Glossary] | None = None
+        # glossary terms looked up in the index: (generation, term -> present)
+        self._glossary_known: tuple[int, dict[str, bool]] = (-1, {})
 
     def close(self) -> None:
         """Release the open cache file (also done when the engine is garbage-collected)."""
@@ -496,6 +508,7 @@ class Mnemosyne:
                     index,
                     expansions=expansions,
                     expansion_units=query_units,
+                    translations=self._translations(units, index),
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
@@ -553,6 +566,51 @@ class Mnemosyne:
             "signals": signals_verdict["signals"],
             "index": self.freshness(),
         }
+
+    # -- cross-language glossary ------------------------------------------------------
+
+    @property
+    def glossary(self) -> Glossary:
+        """The built-in glossary plus the vault's own ``.mnemosyne/glossary.txt``.
+
+        The vault's file is read again when it changes. A file that cannot be read or
+        parsed is left out with a warning: search goes on with the built-in rows.
+        """
+        path = self.vault / VAULT_GLOSSARY
+        try:
+            info = path.stat()
+            stamp: tuple | None = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = None
+        if self._glossary is not None and self._glossary[0] == stamp:
+            return self._glossary[1]
+        glossary = builtin_glossary()
+        if stamp is not None:
+            try:
+                rows = parse_rows(path.read_text(encoding="utf-8"), str(path))
+                glossary = Glossary.from_rows([*builtin_rows(), *rows])
+            except (OSError, UnicodeDecodeError, ConfigError) as exc:
+                self._warn(f"the vault glossary is left out: {exc}")
+        self._glossary = (stamp, glossary)
+        return glossary
+
+    def _translations(self, units: list[tuple[str, ...]], index: Index) -> list | None:
+        if not units or self.ranking.w_glossary <= 0:
+            return None
+        generation, memo = self._glossary_known
+        if generation != self._generation or len(memo) > 100_000:
+            memo = {}
+            self._glossary_known = (self._generation, memo)
+
+        def known(term: str) -> bool:
+            # A concept's forms sit in many postings blocks: remembering the answers
+            # saves decompressing those blocks again on the next query.
+            found = memo.get(term)
+            if found is None:
+                found = memo[term] = index.has_term(term)
+            return found
+
+        return self.glossary.translations(units, known)
 
     # -- semantic (opt-in) -------------------------------------------------------------
 

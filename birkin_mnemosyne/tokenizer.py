@@ -233,6 +233,12 @@ def _patterns() -> _Patterns:
     )
 
 
+def is_script_run(text: str) -> bool:
+    """Whether ``text`` is one Hangul, Han, katakana or hiragana run: one query unit."""
+    patterns = _patterns()
+    return bool(patterns.cjk.match(text) and patterns.script_runs.fullmatch(text))
+
+
 def _chunks(prepared: str) -> list[str]:
     """The chunks of prepared text, in order."""
     if not prepared.isascii():

@@ -15,6 +15,8 @@ LAYERS = {
     "yaml_subset": 0,
     "markdown": 0,
     "labels": 0,
+    "glossary": 0,  # cross-language query words; reads glossary_data
+    "glossary_data": 0,
     "redact": 1,  # reads the secret-hash file
     "vault_paths": 1,
     "discovery": 1,
