@@ -27,8 +27,9 @@ whose Latin terms are not all in the index adds nothing (a partial phrase mislea
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .errors import ConfigError
 from .tokenizer import is_script_run, is_stopword, normalize, query_units, stem
@@ -67,56 +68,92 @@ class _Form:
         return _units_of(self.text)
 
 
-@dataclass
 class Glossary:
-    """Concepts (rows of equivalent forms) and the look-ups that find them in a query."""
+    """Concepts (rows of equivalent forms) and the look-ups that find them in a query.
 
-    concepts: list[list[_Form]] = field(default_factory=list)
-    _latin: dict[str, list[tuple[tuple[str, ...], int]]] = field(default_factory=dict)
-    _cjk: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # first char
+    Forms are analysed lazily, a first-character bucket at a time: a glossary has
+    thousands of forms, and a query touches the buckets of a few words only, so the
+    first search of a process pays for those, not for all of them.
+    """
+
+    def __init__(self) -> None:
+        self.rows: list[list[str]] = []
+        self._buckets: dict[str, list[tuple[str, int]]] = {}  # first char -> (text, row)
+        self._forms: dict[str, _Form | None] = {}  # text -> analysed form
+        # analysed buckets' forms by their first term (Latin) or first character (CJK),
+        # longest first, so "로그인" wins over "로그" and "object storage" over "object"
+        self._latin: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        self._cjk: dict[str, list[tuple[str, int]]] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def from_rows(cls, rows: Iterable[list[str]]) -> Glossary:
         glossary = cls()
         for forms in rows:
-            glossary._add([f for f in (_form(text) for text in forms) if f is not None])
-        # Longest form first, so "로그인" wins over "로그" and "object storage" over "object".
-        for entries in glossary._cjk.values():
-            entries.sort(key=lambda entry: -len(entry[0]))
-        for entries in glossary._latin.values():
-            entries.sort(key=lambda entry: -len(entry[0]))
+            row = len(glossary.rows)
+            glossary.rows.append(list(forms))
+            for text in forms:
+                first = _bucket_of(text)
+                if first:
+                    glossary._buckets.setdefault(first, []).append((text, row))
         return glossary
 
-    def _add(self, forms: list[_Form]) -> None:
-        forms = list({form.key: form for form in reversed(forms)}.values())[::-1]
-        if len(forms) < 2:
-            return
-        concept = len(self.concepts)
-        self.concepts.append(forms)
-        for form in forms:
-            if len(form.key) == 1 and is_cjk(form.key[0]):
-                # a one-word Hangul/Han/kana form: found inside a run (``_scan_run``)
-                run = form.key[0]
-                self._cjk.setdefault(run[0], []).append((run, concept))
-            else:
-                self._latin.setdefault(form.key[0], []).append((form.key, concept))
-
     def __len__(self) -> int:
-        return len(self.concepts)
+        return len(self.rows)
+
+    def _form(self, text: str) -> _Form | None:
+        if text not in self._forms:
+            self._forms[text] = _form(text)
+        return self._forms[text]
+
+    def _open(self, first: str) -> None:
+        """Analyse the forms starting with ``first`` (once) into the look-up tables.
+
+        The bucket leaves ``_buckets`` only once the tables hold it, and each table entry
+        is replaced, never changed in place: a search in another thread either waits
+        for the lock or sees complete lists.
+        """
+        with self._lock:
+            entries = self._buckets.get(first)
+            if not entries:
+                return
+            latin: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+            cjk: dict[str, list[tuple[str, int]]] = {}
+            for text, row in entries:
+                form = self._form(text)
+                if form is None:
+                    continue
+                if len(form.key) == 1 and is_cjk(form.key[0]):
+                    # one Hangul/Han/kana run: found inside a query run (``_scan_run``)
+                    cjk.setdefault(form.key[0][0], []).append((form.key[0], row))
+                else:
+                    latin.setdefault(form.key[0], []).append((form.key, row))
+            for table, added in ((self._latin, latin), (self._cjk, cjk)):
+                for name, new in added.items():
+                    merged = set(table.get(name, ())) | set(new)
+                    table[name] = sorted(merged, key=lambda entry: (-len(entry[0]), entry))
+            del self._buckets[first]
+
+    def forms_of(self, row: int) -> list[_Form]:
+        """The analysed forms of one row, each key once."""
+        forms = (self._form(text) for text in self.rows[row])
+        return list({form.key: form for form in forms if form is not None}.values())
 
     def concepts_in(self, units: list[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
-        """The concepts whose forms the query units hold: (concept, the form's key)."""
+        """The rows whose forms the query units hold: (row, the form's key)."""
         found: dict[int, tuple[str, ...]] = {}
         wholes = [unit[0] for unit in units]
         i = 0
         while i < len(wholes):
             whole = wholes[i]
+            if whole[:1] in self._buckets:
+                self._open(whole[0])
             step = 0
-            for key, concept in self._latin.get(whole, ()):
+            for key, row in self._latin.get(whole, ()):
                 if len(key) < step:
                     break  # a longer form matched here: shorter ones are inside it
                 if tuple(wholes[i : i + len(key)]) == key:
-                    found.setdefault(concept, key)
+                    found.setdefault(row, key)
                     step = len(key)
             if not step and is_cjk(whole):
                 self._scan_run(whole, found)
@@ -126,9 +163,11 @@ class Glossary:
     def _scan_run(self, run: str, found: dict[int, tuple[str, ...]]) -> None:
         start = 0
         while start < len(run):
-            for form, concept in self._cjk.get(run[start], ()):
+            if run[start] in self._buckets:
+                self._open(run[start])
+            for form, row in self._cjk.get(run[start], ()):
                 if run.startswith(form, start):
-                    found.setdefault(concept, (form,))
+                    found.setdefault(row, (form,))
                     start += len(form)
                     break
             else:
@@ -145,7 +184,7 @@ class Glossary:
         found = []
         for concept, matched in self.concepts_in(units):
             forms: dict[tuple[str, ...], None] = {}
-            for form in self.concepts[concept]:
+            for form in self.forms_of(concept):
                 if form.key == matched:
                     continue
                 terms = tuple(_form_terms(form, known))
@@ -164,6 +203,17 @@ class Glossary:
 @functools.lru_cache(maxsize=4096)
 def _units_of(text: str) -> list[tuple[str, ...]]:
     return query_units(text)
+
+
+def _bucket_of(text: str) -> str:
+    """The character a form's first term starts with: its first letter or digit, folded."""
+    head = text[:1]
+    if head.isascii():
+        if head.isalnum():
+            return head.lower()
+        head = next((c for c in normalize(text) if c.isalnum()), "")
+        return head
+    return next((c for c in normalize(text[:4]) if c.isalnum()), "")
 
 
 def _form(text: str) -> _Form | None:

@@ -8,6 +8,7 @@ from birkin_mnemosyne import Mnemosyne
 from birkin_mnemosyne.errors import ConfigError
 from birkin_mnemosyne.glossary import (
     Glossary,
+    _bucket_of,
     _units_of,
     builtin_glossary,
     builtin_rows,
@@ -112,11 +113,13 @@ def test_builtin_glossary_is_consistent():
             seen[key] = number
     assert not duplicates
     # the shortcuts that key a form without analysing it agree with query_units
+    # and the first-character bucket a form waits in is where a query word looks
     wrong = [
         (form.text, form.key)
-        for concept in glossary.concepts
-        for form in concept
+        for row in range(len(glossary))
+        for form in glossary.forms_of(row)
         if form.key != tuple(unit[0] for unit in _units_of(form.text))
+        or _bucket_of(form.text) != form.key[0][0]
     ]
     assert not wrong
 
@@ -127,7 +130,7 @@ def test_forms_of_other_scripts_and_phrases_are_keyed_like_query_words():
             "システム障害 | system outage\nLösung | solution\nnivel de servicio de red | x y"
         )
     )
-    keys = [form.key for concept in glossary.concepts for form in concept]
+    keys = [form.key for row in range(len(glossary)) for form in glossary.forms_of(row)]
     assert ("システム", "障害") in keys  # katakana then Han: two runs, as in a query
     assert ("losung",) in keys
     assert ("nivel", "de", "servici", "red") in keys  # a repeated word once, as in a query
