@@ -78,6 +78,7 @@ _RANGES = {
     "full_min_share": (0.0, 1.0, False),
     "second_weight": (0.0, 1.0, False),
     "glossary_credit": (0.0, 1.0, False),
+    "glossary_max_share": (0.0, 1.0, True),
 }
 
 

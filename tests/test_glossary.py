@@ -204,3 +204,19 @@ def test_a_term_new_to_the_index_is_found_after_a_refresh(vault):
     assert engine.search("백업 계획") == []  # "backup" is in no note yet
     vault.write("notes/b.md", "# Backup plan\n\nNightly backup to the NAS.\n")
     assert [hit["path"] for hit in engine.search("백업 계획")] == ["notes/b.md"]
+
+
+def test_a_translation_most_notes_hold_covers_but_does_not_score(vault):
+    for i in range(4):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nThe server runs job {i}.\n")
+    vault.write("notes/pg.md", "# PgBouncer\n\nThe server pool for pgbouncer.\n")
+    engine = Mnemosyne(vault.root)
+    # "서버" is "server", in every note: it covers the word, pgbouncer decides
+    hits = engine.search("pgbouncer 서버")
+    assert [hit["path"] for hit in hits] == ["notes/pg.md"]
+    scoring = Mnemosyne(vault.root, ranking={"glossary_max_share": 1.0})
+    assert scoring.search("pgbouncer 서버")[0]["score"] > hits[0]["score"]
+    # alone, it still scores rather than leaving nothing to rank with (a word every
+    # note holds is no strong match, but the notes are there to look at)
+    response = engine.search_response("서버", limit=10)
+    assert len(response["hits"] or response["best_weak"]) == 3
