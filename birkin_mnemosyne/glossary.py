@@ -5,11 +5,10 @@ about a German runbook "PgBouncer neu starten", "인증서 갱신" about an Engl
 certificate renewal. BM25 cannot bridge that; a glossary row can. Each row is one concept
 and its forms in several languages (``glossary_data.ROWS``, plus the vault's own
 ``.mnemosyne/glossary.txt`` in the same format). When a query holds one form of a
-concept, :meth:`Glossary.expansions` returns the terms of its other forms that the index
-holds, and the ranking scores them at ``RankingParams.w_glossary`` (below the query's
-own words). For the weak-match verdict a query word counts as found in a note that holds
-one of its translations, so "레디스" alone finds the note about Redis; a full match
-still needs the query's own words.
+concept, :meth:`Glossary.translations` returns the terms of its other forms that the
+index holds; the ranking scores them at ``RankingParams.w_glossary`` (below the query's
+own words), and a note holding one of them covers the query word it translates, for
+the full-match tier and the verdict: "레디스" alone finds the note about Redis.
 
 How a form is found in a query:
 - Latin-script forms by their terms, in order: ``"on-call"`` is the terms ``on call``
@@ -44,6 +43,7 @@ MAX_ROWS = 20_000
 
 
 def is_cjk(term: str) -> bool:
+    """Whether ``term`` holds a Hangul, kana or Han character."""
     return not term.isascii() and any(
         "\u1100" <= c <= "\u11ff"
         or "\u3040" <= c <= "\u30ff"
@@ -211,8 +211,7 @@ def _bucket_of(text: str) -> str:
     if head.isascii():
         if head.isalnum():
             return head.lower()
-        head = next((c for c in normalize(text) if c.isalnum()), "")
-        return head
+        return next((c for c in normalize(text) if c.isalnum()), "")
     return next((c for c in normalize(text[:4]) if c.isalnum()), "")
 
 
