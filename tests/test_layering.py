@@ -39,7 +39,6 @@ LAYERS = {
     "startup": 3,
     "handoffs": 3,
     "curation": 3,
-    "profiles": 3,
     "evaluate": 3,
     "change_plans": 3,
     "onboarding": 3,
