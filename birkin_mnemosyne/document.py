@@ -102,6 +102,40 @@ def _length(counts) -> int:
     return sum(n for term, n in counts if len(term) > 1 or term < "\u1100")
 
 
+# Frontmatter keys whose values are not searched words: they are the title, tags and
+# aliases (fields of their own), labels, dates, states, the note type and where the
+# content came from. The values of every other key ("owner: alice", "ip: 10.0.4.12",
+# "os: Debian 12") are searched with the tags.
+_NOT_SEARCHED = frozenset(
+    {
+        "title",
+        "tags",
+        "aliases",
+        "alias",
+        "labels",
+        "type",
+        "status",
+        "date",
+        "created",
+        "updated",
+        "superseded_by",
+        "source",
+        "sources",
+    }
+)
+
+
+def _field_values(raw) -> list[str]:
+    """The words of a frontmatter value: a string or number, or a list of them
+    (nested mappings and true/false carry no words)."""
+    items = raw if isinstance(raw, list) else [raw]
+    return [
+        str(item).strip()
+        for item in items
+        if isinstance(item, (str, int, float)) and not isinstance(item, bool) and str(item).strip()
+    ]
+
+
 def _as_list(value) -> list[str]:
     if value is None:
         return []
@@ -239,7 +273,13 @@ def parse_note_bytes(
     title = redactor.redact(title)
     tags = [t.lstrip("#") for t in _as_list(meta.get("tags"))]
     aliases = _as_list(meta.get("aliases")) + _as_list(meta.get("alias"))
-    tags_text = redactor.redact(" ".join(tags + aliases))
+    fields = [
+        value
+        for key, raw in meta.items()
+        if str(key).lower() not in _NOT_SEARCHED
+        for value in _field_values(raw)
+    ]
+    tags_text = redactor.redact(" ".join(tags + aliases + fields))
     labels = []
     for raw_label in _as_list(meta.get("labels")):
         try:

@@ -427,3 +427,19 @@ def test_refresh_of_named_paths_only(ops):
     assert (result["added"], result["deleted"]) == (1, 1)
     assert [h["path"] for h in engine.search("zeppelin")] == ["a.md"]
     assert engine.search("milk") == []
+
+
+def test_other_frontmatter_values_are_searched_with_the_tags(vault):
+    vault.write(
+        "hosts/nas.md",
+        "---\ntitle: nas\nowner: jonas\nip: 10.20.5.40\nos: [Debian, ZFS]\n"
+        "type: host\nbackups: true\nsources: [https://wiki.example.org/nas]\n"
+        "extra: {nested: secretword}\n---\n\n# nas\n\nThe storage box.\n",
+    )
+    vault.write("hosts/web.md", "# web\n\nThe web server.\n")
+    engine = Mnemosyne(vault.root)
+    for query in ("jonas", "10.20.5.40", "debian"):
+        assert [hit["path"] for hit in engine.search(query)] == ["hosts/nas.md"], query
+    # the type, true/false, a nested mapping and where the content came from are no words
+    for query in ("host", "true", "secretword", "wiki"):
+        assert engine.search(query) == [], query
