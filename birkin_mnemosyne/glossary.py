@@ -31,28 +31,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import ConfigError
-from .tokenizer import is_script_run, is_stopword, normalize, query_units, stem
+from .tokenizer import has_cjk, is_script_run, is_stopword, normalize, query_units, stem
 
-__all__ = ["VAULT_GLOSSARY", "Glossary", "is_cjk", "builtin_glossary", "builtin_rows", "parse_rows"]
+__all__ = ["VAULT_GLOSSARY", "Glossary", "builtin_glossary", "builtin_rows", "parse_rows"]
 
 VAULT_GLOSSARY = ".mnemosyne/glossary.txt"  # a vault's own rows, added to the built-in ones
 
 _SEPARATOR = "|"
 # Rows beyond this are refused: the glossary is read on every search that uses it.
 MAX_ROWS = 20_000
-
-
-def is_cjk(term: str) -> bool:
-    """Whether ``term`` holds a Hangul, kana or Han character."""
-    return not term.isascii() and any(
-        "\u1100" <= c <= "\u11ff"
-        or "\u3040" <= c <= "\u30ff"
-        or "\u3130" <= c <= "\u318f"
-        or "\u3400" <= c <= "\u9fff"
-        or "\uac00" <= c <= "\ud7af"
-        or "\uf900" <= c <= "\ufaff"
-        for c in term
-    )
 
 
 @dataclass(frozen=True)
@@ -123,7 +110,7 @@ class Glossary:
                 form = self._form(text)
                 if form is None:
                     continue
-                if len(form.key) == 1 and is_cjk(form.key[0]):
+                if len(form.key) == 1 and has_cjk(form.key[0]):
                     # one Hangul/Han/kana run: found inside a query run (``_scan_run``)
                     cjk.setdefault(form.key[0][0], []).append((form.key[0], row))
                 else:
@@ -155,7 +142,7 @@ class Glossary:
                 if tuple(wholes[i : i + len(key)]) == key:
                     found.setdefault(row, key)
                     step = len(key)
-            if not step and is_cjk(whole):
+            if not step and has_cjk(whole):
                 self._scan_run(whole, found)
             i += step or 1
         return list(found.items())
@@ -238,7 +225,7 @@ def _form_terms(form: _Form, known: Callable[[str], bool]) -> list[str]:
     terms: list[str] = []
     for unit in form.units:
         whole = unit[0]
-        if is_cjk(whole):
+        if has_cjk(whole):
             if len(whole) == 1:
                 return []  # one Han or kana character matches too much
             if known(whole):

@@ -47,9 +47,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from .glossary import is_cjk
 from .index import Index, TermScores
-from .tokenizer import MONTH_NAMES, is_stopword, query_units
+from .tokenizer import MONTH_NAMES, has_cjk, is_stopword, query_units
 
 __all__ = ["QueryPlan", "RankedNote", "RankingParams", "plan_query", "rank", "verdict"]
 
@@ -207,16 +206,20 @@ def plan_query(
         )
     if translations and params.w_glossary > 0:
         for source, forms in translations:
+            # the units the found form stands in: its words, or a run holding it
+            targets = [
+                i
+                for i, unit in enumerate(plan.units)
+                if any(w == unit[0] or (has_cjk(w) and w in unit[0]) for w in source)
+            ]
             for form in forms:
                 slots = []
                 for term in form:
                     if term not in position:
                         plan.translated.add(len(terms))
                     slots.append(slot(term, params.w_glossary))
-                slots = tuple(slots)
-                for i, unit in enumerate(plan.units):
-                    if any(w == unit[0] or (is_cjk(w) and w in unit[0]) for w in source):
-                        plan.alternatives.setdefault(i, []).append(slots)
+                for i in targets:
+                    plan.alternatives.setdefault(i, []).append(tuple(slots))
     for i, (whole, parts) in enumerate(plan.unit_terms):
         present = sum(1 for p in parts if index.has_term(terms[p]))
         if (
@@ -259,13 +262,16 @@ def _covering_notes(
     return covered
 
 
+def _translation_in(plan: QueryPlan, unit: int, nid: int, scores) -> bool:
+    """Whether note ``nid`` holds every term of one of the unit's translations."""
+    return any(
+        all(nid in scores[t].note_best for t in form) for form in plan.alternatives.get(unit, ())
+    )
+
+
 def _unit_covered(plan: QueryPlan, unit: int, nid: int, scores, part_coverage: float) -> bool:
     whole, parts = plan.unit_terms[unit]
-    if nid in scores[whole].note_best:
-        return True
-    if any(
-        all(nid in scores[t].note_best for t in form) for form in plan.alternatives.get(unit, ())
-    ):
+    if nid in scores[whole].note_best or _translation_in(plan, unit, nid, scores):
         return True
     if not parts:
         return False
@@ -701,9 +707,7 @@ def _unit_weights(
         if nid is not None and nid in ws.note_best:
             out.append((ws.idf if ws.df else rarest, 1.0))
             continue
-        if nid is not None and any(
-            all(nid in scores[t].note_best for t in form) for form in plan.alternatives.get(i, ())
-        ):
+        if nid is not None and _translation_in(plan, i, nid, scores):
             out.append((ws.idf if ws.df else rarest, params.glossary_credit))
             continue
         present = [scores[p] for p in parts if scores[p].df]

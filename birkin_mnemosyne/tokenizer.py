@@ -233,6 +233,11 @@ def _patterns() -> _Patterns:
     )
 
 
+def has_cjk(text: str) -> bool:
+    """Whether ``text`` holds a Hangul, Han or kana character."""
+    return not text.isascii() and bool(_patterns().cjk.search(text))
+
+
 def is_script_run(text: str) -> bool:
     """Whether ``text`` is one Hangul, Han, katakana or hiragana run: one query unit."""
     patterns = _patterns()
