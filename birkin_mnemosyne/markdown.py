@@ -53,6 +53,7 @@ __all__ = [
     "WikiLink",
     "estimate_tokens",
     "parse_markdown",
+    "section_stamp",
     "strip_markup",
 ]
 
@@ -64,6 +65,48 @@ _BACKTICKS_RE = re.compile(r"`+")
 # follows. (No lookahead for that line: it would backtrack quadratically on a long run
 # of blank lines at the end of a section.)
 _PARAGRAPH_BREAK_RE = re.compile(r"\n(?:[ \t]*\r?\n)+")
+
+
+# Dates and times written in headings: journal entries ("### 14:20 — Harbor upgrade",
+# "### 03-02 09:40 — danube is back", "## 2026-06-03 — game day", "2026年6月3日",
+# "2026년 6월 3일"). A day alone (MM-DD) or a time alone takes the rest from the
+# enclosing headings, then from the note's date.
+_STAMP_FULL_RE = re.compile(
+    r"(?<!\d)(\d{4})(?:-|/|\.|年|년\s*)(\d{1,2})(?:-|/|\.|月|월\s*)(\d{1,2})(?:日|일)?(?!\d)"
+)
+_STAMP_DAY_RE = re.compile(r"^(?:[^\w]*)(\d{2})-(\d{2})(?!\d)")
+_STAMP_TIME_RE = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+
+
+def section_stamp(chain: tuple[str, ...] | list[str], note_date: str | None) -> str | None:
+    """When a section was written, from its heading chain and its note's date.
+
+    Returns ``YYYY-MM-DD`` or ``YYYY-MM-DDTHH:MM`` (sortable as text), or None when
+    neither the headings nor the note carry a date. The innermost heading that names a
+    day wins; a time is taken from the section's own heading only.
+    """
+    year = month = day = None
+    if note_date and len(note_date) >= 10 and note_date[4] == "-":
+        year, month, day = note_date[:4], note_date[5:7], note_date[8:10]
+    for heading in chain:
+        full = _STAMP_FULL_RE.search(heading)
+        if full and 1 <= int(full.group(2)) <= 12 and 1 <= int(full.group(3)) <= 31:
+            year = full.group(1)
+            month, day = f"{int(full.group(2)):02d}", f"{int(full.group(3)):02d}"
+            continue
+        short = _STAMP_DAY_RE.match(heading)
+        if short and year and 1 <= int(short.group(1)) <= 12 and 1 <= int(short.group(2)) <= 31:
+            month, day = short.group(1), short.group(2)
+    if year is None or month is None or day is None:
+        return None
+    stamp = f"{year}-{month}-{day}"
+    own = chain[-1] if chain else ""
+    if own and not _STAMP_FULL_RE.search(own):
+        rest = own[_STAMP_DAY_RE.match(own).end() :] if _STAMP_DAY_RE.match(own) else own
+        time_match = _STAMP_TIME_RE.search(rest[:24])
+        if time_match:
+            stamp += f"T{int(time_match.group(1)):02d}:{time_match.group(2)}"
+    return stamp
 
 
 @dataclass(frozen=True)

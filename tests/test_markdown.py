@@ -9,6 +9,7 @@ from birkin_mnemosyne.markdown import (
     WikiLink,
     estimate_tokens,
     parse_markdown,
+    section_stamp,
     strip_markup,
 )
 
@@ -457,3 +458,25 @@ def test_strip_markup():
 )
 def test_strip_markup_is_linear(text):
     strip_markup(text)
+
+
+@pytest.mark.parametrize(
+    ("chain", "note_date", "expected"),
+    [
+        (("2026-01-13", "10:00 — PG17 kick-off"), "2026-01-13", "2026-01-13T10:00"),
+        (
+            ("March 2026", "Week 10", "03-02 09:40 — danube is back"),
+            "2026-03-31",
+            "2026-03-02T09:40",
+        ),
+        (("2026-06-03 — game day",), None, "2026-06-03"),
+        (("2026年6月3日 障害",), None, "2026-06-03"),
+        (("2026년 6월 3일 장애",), None, "2026-06-03"),
+        (("Facts",), "2026-06-19", "2026-06-19"),
+        (("Facts",), None, None),
+        (("Port 8080:80 mapping",), "2026-01-01", "2026-01-01"),
+        (("13-45 is no day",), "2026-01-01", "2026-01-01"),
+    ],
+)
+def test_section_stamp_reads_dates_and_times_from_headings(chain, note_date, expected):
+    assert section_stamp(chain, note_date) == expected
