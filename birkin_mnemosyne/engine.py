@@ -39,7 +39,7 @@ from .index import BM25FParams, Index, IndexCorruptError
 from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import Redactor, load_secret_hashes
 from .snippets import make_snippet
-from .tokenizer import query_units, tokenize
+from .tokenizer import name_words, query_units, tokenize
 from .vault_paths import ARCHIVE_DIR, check_zone, note_stem
 
 __all__ = ["INDEX_FORMAT", "Mnemosyne"]
@@ -510,6 +510,7 @@ class Mnemosyne:
                     expansions=expansions,
                     expansion_units=query_units,
                     translations=self._translations(units, index),
+                    names=name_words(query),
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
@@ -550,6 +551,11 @@ class Mnemosyne:
             )
         hits = [self._hit(index, note, term_weights, provenance) for note in ranked]
         weak = signals_verdict["no_strong_match"]
+        note = signals_verdict.get("absence_note")
+        signals = dict(signals_verdict["signals"])
+        if signals.get("missing_names"):
+            # query words, echoed: redacted like the query itself
+            signals["missing_names"] = [self.redactor.redact(w) for w in signals["missing_names"]]
         if hybrid is not None:
             mode, reason = "hybrid", None
         elif self.semantic and exact:
@@ -563,8 +569,10 @@ class Mnemosyne:
             "degraded_reason": reason,
             "hits": [] if weak else hits,
             "no_strong_match": weak,
+            "confidence": signals_verdict.get("confidence", "low" if weak else "medium"),
+            "absence_note": self.redactor.redact(note) if note else None,
             "best_weak": hits[:3] if weak else [],
-            "signals": signals_verdict["signals"],
+            "signals": signals,
             "index": self.freshness(),
         }
 
@@ -708,6 +716,7 @@ class Mnemosyne:
             and best >= params.strong
         ):
             verdict_out["no_strong_match"] = False
+            verdict_out["absence_note"] = None
         return out, verdict_out, {item.nid: item.provenance for item in fused}
 
     @staticmethod
@@ -795,6 +804,8 @@ class Mnemosyne:
         ranked = ranked[:limit]
         signals = {
             "no_strong_match": not ranked,
+            "confidence": "high" if ranked else "low",
+            "absence_note": None if ranked else "no note contains this text",
             "signals": {
                 "top_coverage": 1.0 if ranked else 0.0,
                 "vault_coverage": 1.0 if ranked else 0.0,

@@ -50,7 +50,15 @@ from dataclasses import dataclass, field, replace
 from .index import Index, TermScores
 from .tokenizer import MONTH_NAMES, has_cjk, is_stopword, query_units
 
-__all__ = ["QueryPlan", "RankedNote", "RankingParams", "plan_query", "rank", "verdict"]
+__all__ = [
+    "QueryPlan",
+    "RankedNote",
+    "RankingParams",
+    "missing_names",
+    "plan_query",
+    "rank",
+    "verdict",
+]
 
 EXPANSION_TIERS = ("synonyms", "keywords", "related", "note_line")
 
@@ -82,8 +90,14 @@ class RankingParams:
     recency_boost: float = 0.05
     recency_half_life_days: float = 180.0
     part_coverage: float = 0.6
+    # The verdict (``verdict``): calibrated on the Tessellate dev vault, see
+    # docs/explanation/search.md.
+    absent_coverage: float = 0.0
+    absent_ratio: float = 0.0
     weak_coverage: float = 0.45
     weak_ratio: float = 0.15
+    high_coverage: float = 0.8
+    high_ratio: float = 0.5
     also_min_share: float = 0.25
     # A note covering every required unit leads only while its score is at least this
     # share of the best partial match's. Dev split: 0.25 and 0.4 changed nothing, 0.6
@@ -142,6 +156,10 @@ class QueryPlan:
     # holding every term of one form covers the unit
     alternatives: dict[int, list[tuple[int, ...]]] = field(default_factory=dict)
     translated: set[int] = field(default_factory=set)  # slots only translations asked for
+    # unit -> the query word it came from, for units written like names (a product, a
+    # host, an address: ``tokenizer.name_words``); the verdict asks whether the vault
+    # mentions them at all
+    named: dict[int, str] = field(default_factory=dict)
     current: bool = False  # the query asks for the current state (``CURRENT_WORDS``)
     expanded: bool = False  # expansion terms were added (they never demote a full match)
 
@@ -165,6 +183,7 @@ def plan_query(
     expansions: dict | None = None,
     expansion_units: Callable[[str], list[tuple[str, ...]]] | None = None,
     translations: list[tuple[tuple[str, ...], list[tuple[str, ...]]]] | None = None,
+    names: dict[str, str] | None = None,
     params: RankingParams | None = None,
 ) -> QueryPlan:
     """Lay out the terms to score and which terms make up each query unit.
@@ -197,6 +216,8 @@ def plan_query(
             slot(unit[0], 1.0)
             continue
         parts = [p for p in unit[1:] if not is_stopword(p)]
+        if names and unit[0] in names:
+            plan.named[len(plan.units)] = names[unit[0]]
         plan.units.append((unit[0], *parts))
         plan.unit_terms.append(
             (
@@ -724,6 +745,29 @@ def _unit_weights(
     return out
 
 
+def missing_names(plan: QueryPlan, scores: list[TermScores], params: RankingParams) -> list[str]:
+    """The query's name-shaped words (``QueryPlan.named``) that no note mentions.
+
+    A name is missing when its whole term is in no note and the glossary has no form of
+    it the vault holds. Only an identifier's parts may stand in for it ("noshow-v3@champion"
+    is found by "noshow", "v3", "champion" written apart), and then only its parts with
+    a letter: the numbers of "10.40.1.100" are everywhere. CamelCase halves ("HubSpot"
+    -> hub, spot) and CJK pieces never do.
+    """
+    missing = []
+    for unit, word in plan.named.items():
+        whole, parts = plan.unit_terms[unit]
+        if scores[whole].df or unit in plan.alternatives:
+            continue
+        if parts and any(c in word for c in "-_./@:"):
+            lettered = [p for p in parts if any(ch.isalpha() for ch in plan.terms[p])]
+            found = sum(1 for p in lettered if scores[p].df)
+            if lettered and found >= params.part_coverage * len(lettered):
+                continue
+        missing.append(word)
+    return missing
+
+
 def verdict(
     plan: QueryPlan,
     scores: list[TermScores],
@@ -731,7 +775,22 @@ def verdict(
     *,
     params: RankingParams | None = None,
 ) -> dict:
-    """The weak-match verdict and the signals it was decided from."""
+    """The absence verdict, the top hit's confidence, and the signals behind them.
+
+    ``no_strong_match`` (the hits are withheld, ``best_weak`` shows them) only on
+    evidence that the vault cannot hold the answer:
+
+    * no note matches at all; or
+    * the query names something (``missing_names``) that appears nowhere in the vault:
+      "How do we reset Kafka consumer group offsets?" in a vault without Kafka; or
+    * every word is known but nothing holds them together: the top note covers under
+      ``absent_coverage`` of the query's idf weight and its best section scores under
+      ``absent_ratio`` of what the query could score.
+
+    Otherwise the hits stand, and ``confidence`` says how well the top one matched:
+    ``low`` under ``weak_coverage`` or ``weak_ratio``, ``high`` from ``high_coverage``
+    and ``high_ratio``, else ``medium``.
+    """
     params = params or RankingParams()
     weights = _unit_weights(plan, scores, top.nid if top else None, params)
     total = sum(w for w, _ in weights) or 1.0
@@ -748,12 +807,35 @@ def verdict(
     # What the query could score: each unit once in an average section.
     achievable = sum(w for w, _ in weights)
     ratio = (top.best_section_score / achievable) if (top and achievable) else 0.0
-    weak = top is None or coverage < params.weak_coverage or ratio < params.weak_ratio
+    missing = missing_names(plan, scores, params)
+    note = None
+    if missing:
+        weak = True
+        quoted = ", ".join(f"'{word}'" for word in missing[:3])
+        verb = "appears" if len(missing) == 1 else "appear"
+        note = f"{quoted} {verb} nowhere in the vault"
+    elif top is None:
+        weak = True
+        note = "no note holds any word of the query"
+    elif coverage < params.absent_coverage and ratio < params.absent_ratio:
+        weak = True
+        note = "no note holds these words together"
+    else:
+        weak = False
+    if weak or coverage < params.weak_coverage or ratio < params.weak_ratio:
+        confidence = "low"
+    elif coverage >= params.high_coverage and ratio >= params.high_ratio:
+        confidence = "high"
+    else:
+        confidence = "medium"
     return {
         "no_strong_match": weak,
+        "confidence": confidence,
+        "absence_note": note,
         "signals": {
             "top_coverage": round(coverage, 3),
             "vault_coverage": round(max(vault_coverage, 0.0), 3),
             "top_ratio": round(min(ratio, 1.0), 3),
+            "missing_names": missing,
         },
     }

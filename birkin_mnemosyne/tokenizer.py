@@ -86,6 +86,7 @@ __all__ = [
     "MONTH_NAMES",
     "STOPWORDS",
     "is_stopword",
+    "name_words",
     "normalize",
     "query_units",
     "split_compound",
@@ -733,3 +734,66 @@ STOPWORDS: frozenset[str] = frozenset(
 def is_stopword(term: str) -> bool:
     """Whether an analysed term (as :func:`tokenize` emits it) is a common function word."""
     return term in STOPWORDS
+
+
+# -- words shaped like names ----------------------------------------------------------
+#
+# The absence verdict (``ranking.verdict``) asks whether the query names something the
+# vault never mentions ("How do we reset Kafka consumer group offsets?"): a product, a
+# tool, a host, an address. Such a word is told apart by its shape, not by a word list:
+# an identifier (letters with digits, dots, slashes, underscores, @), a dotted number
+# (an address or a version), CamelCase or an acronym, a Latin word inside a CJK or
+# Hangul question, or a capitalised word inside a sentence. Capitals say nothing in
+# German, where every noun has one, nor in a query written in title case.
+
+_RAW_WORD_RE = re.compile(r"[^\s,;!?¿¡()\[\]{}\"'“”‘’«»—–、。，？！：；（）「」『』【】]+")
+_IDENT_RE = re.compile(r"(?=.*[A-Za-z])(?=.*[0-9_./@:]).*[A-Za-z0-9]$")
+_DOTTED_NUMBER_RE = re.compile(r"\d+(?:\.\d+){2,}$")
+_CAMEL_RE = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z]{3,}$")
+_GERMAN_ONLY = frozenset(_STOPWORD_TEXT["de"].split()) - frozenset(
+    word for lang in ("en", "es", "fr") for word in _STOPWORD_TEXT[lang].split()
+)
+_SENTENCE_END = (".", ":", "!", "?", "…")
+
+
+def name_words(text: str) -> dict[str, str]:
+    """The query's words shaped like names: their whole terms -> the words as written.
+
+    ``"Which Kafka topic carries appointment-created events?"`` -> ``{"kafka": "Kafka"}``;
+    ``"Splunk 里的日志保留多少天？"`` -> ``{"splunk": "Splunk"}``; ``"floating IP
+    10.40.1.100"`` -> ``{"10.40.1.100": "10.40.1.100"}``.
+    """
+    words = [w.strip(".-:") for w in _RAW_WORD_RE.findall(text)]
+    raw = _RAW_WORD_RE.findall(text)
+    cjk = has_cjk(text)
+    inner = [
+        w
+        for i, w in enumerate(words)
+        if i and w[:1].isalpha() and not raw[i - 1].endswith(_SENTENCE_END) and not has_cjk(w)
+    ]
+    capitals = sum(1 for w in inner if w[:1].isupper())
+    german = any(w.lower() in _GERMAN_ONLY for w in words)
+    capitals_tell = not german and capitals * 2 < len(inner)
+    found: dict[str, str] = {}
+    for i, word in enumerate(words):
+        if len(word) < 3 or has_cjk(word) or not any(c.isalnum() for c in word):
+            continue
+        latin = any(c.isalpha() for c in word)
+        if _DOTTED_NUMBER_RE.match(word) or (latin and _IDENT_RE.match(word) and "-" not in word):
+            named = True
+        elif not latin:
+            named = False
+        elif _CAMEL_RE.search(word) or (cjk and word.isascii()):
+            named = True
+        else:
+            named = (
+                capitals_tell
+                and i > 0
+                and word[:1].isupper()
+                and not raw[i - 1].endswith(_SENTENCE_END)
+            )
+        if named:
+            for unit in query_units(word):
+                if not is_stopword(unit[0]):
+                    found.setdefault(unit[0], word)
+    return found

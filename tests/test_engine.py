@@ -93,6 +93,8 @@ def test_response_shape(ops):
         "degraded_reason",
         "hits",
         "no_strong_match",
+        "confidence",
+        "absence_note",
         "best_weak",
         "signals",
         "index",

@@ -47,13 +47,20 @@ def secret_vault(vault):
 
 
 def _all_outputs(engine: Mnemosyne) -> str:
-    """Every response to the queries below, minus the echo of the caller's own query."""
+    """Every response to the queries below, minus the echo of the caller's own query.
+
+    The echo is the query itself and the query words the verdict names as missing
+    (``absence_note``, ``signals.missing_names``); all three are redacted like the query,
+    which ``test_query_echoes_are_redacted`` checks.
+    """
     texts = []
     queries = ["api key deploy bot", "token", "password", "DATABASE_URL", "openssh", "leaky"]
     for query in queries + list(PLANTED.values()):
         for exact in (False, True):
             response = engine.search_response(query, exact=exact)
             response.pop("query")
+            response.pop("absence_note")
+            response["signals"].pop("missing_names", None)
             texts.append(json.dumps(response, ensure_ascii=False))
     return "\n".join(texts)
 
@@ -72,6 +79,16 @@ def test_no_secret_in_search_output_or_cache(secret_vault):
     assert engine.search(PLANTED["password"]) == []
     # A secret-shaped query is redacted where the response echoes it.
     assert PLANTED["github"] not in engine.search_response(f"where is {PLANTED['github']}")["query"]
+
+
+def test_query_echoes_are_redacted(secret_vault):
+    engine = Mnemosyne(secret_vault.root)
+    response = engine.search_response(f"where is {PLANTED['github']} used")
+    echoed = json.dumps(
+        [response["query"], response["absence_note"], response["signals"]["missing_names"]]
+    )
+    assert response["no_strong_match"] and "[REDACTED:" in response["absence_note"]
+    assert PLANTED["github"] not in echoed
 
 
 def test_secret_hash_file_redacts_live_secrets(vault):
