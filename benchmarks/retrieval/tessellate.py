@@ -26,8 +26,9 @@ Scoring, per kind and per language, of the search **as its default returns it**:
   characters, in any string of the whole response (``best_weak`` included);
 * **hidden served**: a path below a hidden folder or file (a decoy) in the response.
 
-``--no-verdict`` scores our ``best_weak`` as the hits when the verdict is
-no-strong-match: what the ranking alone gives, a diagnostic only. ``--now`` fixes the
+``--no-verdict`` runs ours with the absence verdict switched off, so ``hits`` holds
+the whole ranking (``best_weak``, scored as the hits if a verdict still comes, holds
+only three): what the ranking alone gives, a diagnostic only. ``--now`` fixes the
 date the engines search at (default: the real clock, as the dataset's own figures
 were taken). Tune on this dev vault; never edit its notes or queries to make a case
 pass (a held-out vault of the same kind checks the figures).
@@ -311,7 +312,13 @@ def score_engine(result: dict, queries: list[dict], scanner: LeakScanner, verdic
 
 
 def run_engine(
-    name: str, vault: Path, queries_file: Path, venv: Path, install: bool, clock: float | None
+    name: str,
+    vault: Path,
+    queries_file: Path,
+    venv: Path,
+    install: bool,
+    clock: float | None,
+    verdict: bool = True,
 ) -> dict:
     """One engine in its own child process (``tessellate_engine.py``)."""
     prefix, env, reason = peers._available(name, venv, install)
@@ -322,6 +329,8 @@ def run_engine(
     command += [str(out), "--limit", str(LIMIT)]
     if clock is not None:
         command += ["--clock", str(clock)]
+    if not verdict:
+        command.append("--no-verdict")
     print(f"[{name}] build + 2 passes over the queries ...", file=sys.stderr)
     # cwd: outside the checkout, so the 0.7.2 child never imports this project's package
     proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=vault.parent)
@@ -347,7 +356,7 @@ def bench(
     rows = []
     for name in engines:
         vault = copy_vault(source, workdir / name / "vault")
-        result = run_engine(name, vault, queries_file, venv, install, clock)
+        result = run_engine(name, vault, queries_file, venv, install, clock, verdict)
         if "skipped" not in result:
             result = score_engine(result, queries, scanner, verdict)
         rows.append(result)
@@ -464,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-verdict",
         action="store_true",
-        help="diagnostic: score our best_weak as the hits when the verdict hides them",
+        help="diagnostic: our absence verdict off, the ranking alone",
     )
     parser.add_argument(
         "--now", help="search as of this date, YYYY-MM-DD (default: the real clock)"

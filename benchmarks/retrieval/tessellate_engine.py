@@ -1,6 +1,7 @@
 """One engine over a Tessellate vault copy, in its own process: whole responses as JSON.
 
     python tessellate_engine.py ENGINE VAULT QUERIES.json OUT.json [--clock EPOCH] [--limit N]
+        [--no-verdict]
 
 Run by ``tessellate.py`` (never imported by it). Unlike ``peers/engines.py``, which
 keeps only the ranked paths, this keeps every response whole: the scoring needs the
@@ -11,8 +12,11 @@ exactly as ``peers/engines.py`` opens it (``open_072``).
 
 Ours runs in its default configuration (``Mnemosyne(vault).search_response(q,
 limit=10)``) except that the periodic stat pass is off (the files do not change during
-the run; 0.7.2's rescan is switched off the same way). The first pass over the queries
-gives the responses that are scored; the second is timed query by query.
+the run; 0.7.2's rescan is switched off the same way). ``--no-verdict`` switches our
+absence verdict off (``weak_coverage = weak_ratio = 0``, as ``peers/engines.py`` does),
+so ``hits`` holds the whole top ``limit``: ``best_weak`` holds only the first three. The
+first pass over the queries gives the responses that are scored; the second is timed
+query by query.
 
 OUT holds ``{"engine", "path_key", "build_s", "p50_ms", "p95_ms", "rss_mb",
 "responses": {query id: response}}``; a 0.7.2 response is ``{"hits": [...]}``, its hits
@@ -33,12 +37,14 @@ sys.path.insert(0, str(PEERS))
 import engines  # noqa: E402  (peers/engines.py: the 0.7.2 driver and the RSS probe)
 
 
-def ours(vault: Path, clock: float | None, limit: int):
+def ours(vault: Path, clock: float | None, limit: int, verdict: bool = True):
     from birkin_mnemosyne import Mnemosyne
 
     options: dict = {"refresh_interval": 1e9}
     if clock is not None:
         options["clock"] = lambda: clock
+    if not verdict:
+        options["ranking"] = {"weak_coverage": 0.0, "weak_ratio": 0.0}
     engine = Mnemosyne(vault, **options)
     engine.refresh()
 
@@ -48,7 +54,7 @@ def ours(vault: Path, clock: float | None, limit: int):
     return search, "path"
 
 
-def mnemosyne_072(vault: Path, clock: float | None, limit: int):
+def mnemosyne_072(vault: Path, clock: float | None, limit: int, verdict: bool = True):
     engines.CLOCK = clock
     engine, now = engines.open_072(vault)
 
@@ -72,10 +78,13 @@ def main(argv: list[str]) -> int:
         parser.add_argument(positional)
     parser.add_argument("--clock", type=float)
     parser.add_argument("--limit", type=int, default=10)
+    parser.add_argument("--no-verdict", action="store_true")
     args = parser.parse_args(argv)
     queries = json.loads(Path(args.queries_file).read_text(encoding="utf-8"))
     started = time.perf_counter()
-    search, path_key = ENGINES[args.name](Path(args.vault), args.clock, args.limit)
+    search, path_key = ENGINES[args.name](
+        Path(args.vault), args.clock, args.limit, not args.no_verdict
+    )
     build = time.perf_counter() - started
     responses = {query["id"]: search(query["q"]) for query in queries}
     times = []
