@@ -228,6 +228,14 @@ def test_tessellate_runs_ours_on_a_tiny_dataset(tessellate, tmp_path, capsys):
         assert set(miss) >= {"id", "q", "kind", "lang", "expect", "top", "hidden_by_verdict"}
     printed = capsys.readouterr().out
     assert "| overall | 5 |" in printed and "### ours" in printed
+    # the diagnostic: the verdict off, so nothing is withheld
+    assert tessellate.main([*argv, "--no-verdict", "--json", str(out)]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))
+    (row,) = result["rows"]
+    assert result["verdict"] is False
+    assert not any(miss["weak"] for miss in row["misses"])
+    assert row["slices"]["overall"]["hidden_by_verdict"] == 0
+    assert "ours (verdict off)" in capsys.readouterr().out
 
 
 def test_tessellate_refuses_a_folder_without_queries(tessellate, tmp_path):
