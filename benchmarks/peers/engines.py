@@ -75,7 +75,14 @@ def ours(vault: Path):
     return search_with_verdict if VERDICT else search
 
 
-def mnemosyne_072(vault: Path):
+def open_072(vault: Path):
+    """0.7.2's engine over VAULT, indexed, and the ``now=`` its searches take.
+
+    Its API: ``Mnemosyne(vault, semantic=False)``, ``rebuild()``, then
+    ``search(query, limit=, now=)`` returns a list of hit dicts (``rel``, ``title``,
+    ``summary``, ``score``, ...) with no absence verdict. Also used by
+    ``retrieval/tessellate_engine.py``, which keeps the whole hits.
+    """
     from datetime import datetime, timezone
 
     import birkin_mnemosyne.mnemosyne as module
@@ -86,6 +93,11 @@ def mnemosyne_072(vault: Path):
     engine = module.Mnemosyne(vault, semantic=False)
     engine.rebuild()
     now = datetime.fromtimestamp(CLOCK, timezone.utc) if CLOCK is not None else None
+    return engine, now
+
+
+def mnemosyne_072(vault: Path):
+    engine, now = open_072(vault)
 
     def search(query: str) -> list[str]:
         # `rel` is the vault-relative POSIX path (`runbooks/x.md`), nested or not

@@ -54,8 +54,11 @@ def old_package_python(venv: Path, install: bool) -> tuple[Path | None, str]:
     """The Python of the 0.7.2 venv (created on demand), or None and the reason."""
     python = _venv_python(venv)
     check = [str(python), "-c", "import birkin_mnemosyne.mnemosyne"]
-    # cwd: from a checkout, "" on sys.path would find this project's package instead
-    if python.exists() and subprocess.run(check, capture_output=True, cwd=venv).returncode == 0:
+    # cwd, and no PYTHONPATH: from a checkout (or with PYTHONPATH naming one) the check
+    # would find this project's package instead, fail, and reinstall 0.7.2 every run
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    found = python.exists() and subprocess.run(check, capture_output=True, cwd=venv, env=env)
+    if found and found.returncode == 0:
         return python, ""
     if not install:
         return None, f"no {OLD_PACKAGE} venv at {venv} (run without --no-install to create it)"
