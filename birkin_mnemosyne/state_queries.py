@@ -49,7 +49,7 @@ from .index import Index, IndexCorruptError
 from .markdown import section_stamp
 from .ranking import QueryPlan, plan_query
 from .snippets import make_snippet
-from .tokenizer import query_units, tokenize
+from .tokenizer import query_units
 from .vault_paths import check_zone, note_stem
 
 __all__ = ["DEFAULT_HISTORY_LIMIT", "DEFAULT_LATEST_LIMIT", "StateQueries"]
@@ -401,15 +401,19 @@ class StateQueries:
                 out[plan.terms[slot]] = scores[slot].idf or 0.1
         return out
 
-    def _query_words(self, query: str) -> set[str]:
-        return set(tokenize(self.engine.redactor.redact(query)))
+    def _query_words(self, query: str) -> dict[str, str]:
+        """index term -> the query word it came from, read from the *redacted* query."""
+        words: dict[str, str] = {}
+        for word in self.engine.redactor.redact(query).split():
+            for unit in query_units(word):
+                words.setdefault(unit[0], word.strip(".,;:!?()[]{}\"'`"))
+        return words
 
     @staticmethod
-    def _term(plan: QueryPlan, unit: int, words: set[str]) -> str:
-        """A unit's whole term, unless it came from a part of the query the redactor
-        hides (a secret is never echoed, not even as an index term)."""
-        term = plan.units[unit][0]
-        return term if term in words else "[REDACTED]"
+    def _term(plan: QueryPlan, unit: int, words: dict[str, str]) -> str:
+        """The query word of a unit, as written; "[REDACTED]" when it came from a part
+        of the query the redactor hides (a secret is never echoed, not even as a term)."""
+        return words.get(plan.units[unit][0]) or "[REDACTED]"
 
     def _section_hit(
         self, index: Index, sid: int, score: float, stamp: str | None, weights: dict
