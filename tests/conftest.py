@@ -98,3 +98,100 @@ def load_script(name: str, path: Path, *also: Path):
     finally:
         for folder in folders:
             sys.path.remove(folder)
+
+
+# A vault for the state questions (latest, host_history): a host note with aliases and
+# dated lines, journals at different dates (daily and monthly, one superseded entry), a
+# runbook and a superseded runbook. Shared by the library, CLI, MCP and Hermes tests.
+STATE_NOTES = {
+    "hosts/db1.md": """
+        ---
+        title: db1
+        type: host
+        host: db1
+        aliases: [db-primary, pg-main]
+        updated: 2026-06-19
+        ---
+        # db1
+
+        The PostgreSQL primary.
+
+        ## Facts
+        - PostgreSQL 15, port 5432
+        - 2026-03-02: disk replaced by the vendor
+        - 2026-06-19: max_connections raised to 300
+
+        ## Role history
+        | from | role |
+        |---|---|
+        | 2026-02-18 | replica |
+        """,
+    "hosts/web1.md": """
+        ---
+        type: host
+        aliases: [frontend]
+        ---
+        # web1
+
+        nginx in front of the API.
+        """,
+    "journal/2026-03-02.md": """
+        # 2026-03-02
+
+        ### 09:40 — db1 disk replaced
+        The disk of db1 was replaced; backup retention stays at 14 days.
+
+        ### 14:10 — lunch
+        Team lunch, nothing else.
+        """,
+    "journal/2026-04.md": """
+        ---
+        type: journal
+        date: 2026-04-30
+        ---
+        # April 2026
+
+        ## Week 14
+
+        ### 04-07 10:00 — db1 backup retention
+        Set backup retention to 21 days on db1.
+
+        ### 04-08 11:00 — Superseded: db1 pool size
+        The pool size on db1 was 40.
+        """,
+    "journal/2026-06-19.md": """
+        # 2026-06-19
+
+        ### 08:40 — retention change on db-primary
+        Changed the backup retention to 30 days on the primary (db-primary).
+
+        ### 13:00 — nginx reload
+        Reloaded nginx on web1 after the certificate renewal.
+        """,
+    "runbooks/backup.md": """
+        ---
+        type: runbook
+        date: 2026-01-10
+        ---
+        # Backup runbook
+
+        ## Retention
+        Backup retention is 14 days for every host, db1 included.
+        """,
+    "runbooks/old-backup.md": """
+        ---
+        status: superseded
+        date: 2025-12-01
+        ---
+        # Old backup runbook
+
+        Backup retention was 7 days.
+        """,
+}
+
+
+@pytest.fixture
+def state_vault(vault) -> VaultFactory:
+    for rel, text in STATE_NOTES.items():
+        vault.write(rel, text)
+    return vault

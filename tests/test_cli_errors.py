@@ -39,6 +39,8 @@ def test_reindex_reports_an_unwritable_cache(vault, capsys, monkeypatch):
 # The least each subcommand needs to get as far as opening the vault.
 ARGUMENTS = {
     "search": ["x"],
+    "latest": ["x"],
+    "host-history": ["x"],
     "show": ["x"],
     "related": ["x"],
     "list": [],

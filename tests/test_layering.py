@@ -43,6 +43,7 @@ LAYERS = {
     "change_plans": 3,
     "onboarding": 3,
     "importers": 3,
+    "state_queries": 3,  # latest / host_history: sections newest first
     # pure note-text helpers (they import only L0-L2), shared by the facade and the
     # onboarding/import features
     "notes_io": 3,

@@ -1,4 +1,4 @@
-"""Read-only subcommands: search, show, list, status, digest, path.
+"""Read-only subcommands: search, latest, host-history, show, list, status, digest, path.
 
 None of them counts as a use of a note (only ``VaultMemory.record_access`` does), and none
 writes a note; opening the vault may refresh the derived search index.
@@ -81,6 +81,108 @@ def run_search(args) -> int:
     if not response["index"]["fresh"]:
         note("note: the index may be stale; run `mnemosyne reindex`")
     return 0 if response["hits"] else 1
+
+
+def register_latest(sub):
+    p = add_command(
+        sub,
+        "latest",
+        help="the newest sections holding every word of a query",
+        description=(
+            "The sections that hold every word of the query, newest first (by the date and\n"
+            "time in their headings, else their note's date), then by score: for \"what is X\n"
+            'now" questions. When no section holds them all, the most common words are\n'
+            "dropped one at a time (listed as dropped). Stale sections stay in, flagged.\n"
+            "Read-only. Exit 1 when nothing matched."
+        ),
+        examples=[
+            'mnemosyne latest "PgBouncer default_pool_size"',
+            'mnemosyne latest "restic retention" --zone journal --limit 3 --json',
+        ],
+    )
+    p.add_argument("query", help="the words every section must hold")
+    p.add_argument(
+        "--limit", type=int, default=10, metavar="N", help="at most N sections (default 10)"
+    )
+    p.add_argument("--zone", metavar="ZONE", help="only notes in this folder and its subfolders")
+    p.add_argument("--include-archive", action="store_true", help="also look in _archive/")
+    add_json_flag(p)
+    p.set_defaults(handler=run_latest)
+    return p
+
+
+def run_latest(args) -> int:
+    with open_memory(args) as memory:
+        result = memory.latest(
+            args.query, args.limit, zone=args.zone, include_archive=args.include_archive
+        )
+    if args.json:
+        print_json(result)
+        return 0 if result["hits"] else 1
+    _print_dated(result["hits"], query_words(args.query))
+    if result["dropped_terms"]:
+        note(
+            f"no section holds every word; left out: {', '.join(result['dropped_terms'])}"
+            + (f" (matched: {', '.join(result['matched_terms'])})" if result["hits"] else "")
+        )
+    if not result["hits"]:
+        note("nothing matched")
+    return 0 if result["hits"] else 1
+
+
+def register_host_history(sub):
+    p = add_command(
+        sub,
+        "host-history",
+        help="a host's journal entries and host-record lines, newest first",
+        description=(
+            "What happened to a host, newest first: the journal sections that mention it (by\n"
+            "its host note's title, file name, host: or any alias) and the sections and dated\n"
+            "lines of its host note. --topic keeps the entries that also hold those words.\n"
+            "Read-only. Exit 1 when no host note has that name or nothing is recorded."
+        ),
+        examples=[
+            "mnemosyne host-history db1",
+            'mnemosyne host-history db-primary --topic "restic" --limit 5 --json',
+        ],
+    )
+    p.add_argument("host", help="the host note's title, file name, host: value or an alias")
+    p.add_argument("--topic", metavar="WORDS", help="only entries that also hold these words")
+    p.add_argument(
+        "--limit", type=int, default=20, metavar="N", help="at most N entries (default 20)"
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_host_history)
+    return p
+
+
+def run_host_history(args) -> int:
+    with open_memory(args) as memory:
+        result = memory.host_history(args.host, args.topic, args.limit)
+    if args.json:
+        print_json(result)
+        return 0 if result["entries"] else 1
+    record = result["host_note"]
+    aliases = f" (also: {', '.join(result['aliases'])})" if result["aliases"] else ""
+    sys.stdout.write(f"host: {result['host']}{aliases} — {record['path']}\n")
+    _print_dated(result["entries"], query_words(args.topic or ""))
+    if not result["entries"]:
+        note("nothing recorded" + (" on that topic" if args.topic else ""))
+    return 0 if result["entries"] else 1
+
+
+def _print_dated(rows: list[dict], words: list[str]) -> None:
+    """Dated sections, one block each: date, where, flags, then the snippet."""
+    tty = sys.stdout.isatty()
+    out = sys.stdout
+    for row in rows:
+        where = f"{row['path']}:{row['line']}" + (f" › {row['heading']}" if row["heading"] else "")
+        flags = f" [{row['kind'].replace('_', ' ')}]" if row.get("kind") else ""
+        flags += " [stale]" if row["stale"] else ""
+        flags += " [archived]" if row.get("archived") else ""
+        out.write(f"{row['date'] or 'undated':<16}  {where}{flags}\n")
+        if row["snippet"]:
+            out.write(f"    {highlight(row['snippet'], words, tty)}\n")
 
 
 def register_show(sub):
@@ -371,6 +473,8 @@ def run_path(args) -> int:
 
 REGISTER = (
     register_search,
+    register_latest,
+    register_host_history,
     register_show,
     register_related,
     register_list,

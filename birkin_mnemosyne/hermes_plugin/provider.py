@@ -14,7 +14,9 @@ Hermes calls             this provider
 ``system_prompt_block``  how to use the tools, then the vault's digest
 ``prefetch``             the strong hits of a search for the user's message as compact
                          text within ``prefetch_budget`` tokens; Hermes fences it
-``get_tool_schemas``     ``mnemosyne_search``, ``mnemosyne_get``, ``mnemosyne_remember``
+``get_tool_schemas``     ``mnemosyne_search``, ``mnemosyne_latest``,
+                         ``mnemosyne_host_history``, ``mnemosyne_get``,
+                         ``mnemosyne_remember``
 ``handle_tool_call``     one ``VaultMemory`` call; always a JSON string, errors included
 ``sync_turn``            records as used (``record_access``) the notes the turn drew on:
                          read with ``mnemosyne_get``, or recalled and named in the reply
@@ -71,6 +73,8 @@ from birkin_mnemosyne.hermes_plugin.settings import (
 )
 from birkin_mnemosyne.hermes_plugin.tool_schemas import (
     GET_DEFAULT_CHARS,
+    HISTORY_DEFAULT_LIMIT,
+    LATEST_DEFAULT_LIMIT,
     SCHEMAS,
     SEARCH_DEFAULT_LIMIT,
     TOOL_NAMES,
@@ -141,6 +145,8 @@ class MnemosyneMemoryProvider(MemoryProvider):
         self._warn: Callable[[str], object] | None = None
         self._handlers = {
             "mnemosyne_search": self._search,
+            "mnemosyne_latest": self._latest,
+            "mnemosyne_host_history": self._host_history,
             "mnemosyne_get": self._get,
             "mnemosyne_remember": self._remember,
         }
@@ -416,6 +422,8 @@ class MnemosyneMemoryProvider(MemoryProvider):
             "turn, with their keys in brackets.",
             "- mnemosyne_search finds more (words, an identifier, or exact=true for a "
             "literal string); no_strong_match=true means the vault has nothing good on it.",
+            "- mnemosyne_latest gives the newest sections holding every word (the current "
+            "state of something); mnemosyne_host_history what happened to one host.",
             "- mnemosyne_get reads a note by key: whole, one section, or a slice.",
             "- mnemosyne_remember saves what is worth keeping beyond this session "
             "(mode=append adds to an existing note).",
@@ -533,6 +541,22 @@ class MnemosyneMemoryProvider(MemoryProvider):
         for hit in response["hits"]:
             self._recalled.setdefault(hit["key"], _note_ref(hit))
         return response
+
+    def _latest(self, memory: VaultMemory, args: dict) -> dict:
+        result = memory.latest(
+            args["query"], _whole(args.get("limit", LATEST_DEFAULT_LIMIT)), zone=args.get("zone")
+        )
+        for hit in result["hits"]:
+            self._recalled.setdefault(hit["key"], _note_ref(hit))
+        return result
+
+    def _host_history(self, memory: VaultMemory, args: dict) -> dict:
+        result = memory.host_history(
+            args["host"], args.get("topic"), _whole(args.get("limit", HISTORY_DEFAULT_LIMIT))
+        )
+        for entry in result["entries"]:
+            self._recalled.setdefault(entry["key"], _note_ref(entry))
+        return result
 
     def _get(self, memory: VaultMemory, args: dict) -> dict:
         note = memory.get_note(

@@ -1,4 +1,4 @@
-"""The three tools the Hermes provider gives the agent, in OpenAI function format.
+"""The tools the Hermes provider gives the agent, in OpenAI function format.
 
 Every name carries the ``mnemosyne_`` prefix: Hermes drops a memory-provider tool whose
 name shadows one of its core tools (``toolsets._HERMES_CORE_TOOLS``, among them
@@ -10,6 +10,10 @@ from __future__ import annotations
 __all__ = [
     "GET_DEFAULT_CHARS",
     "GET_SCHEMA",
+    "HISTORY_DEFAULT_LIMIT",
+    "HOST_HISTORY_SCHEMA",
+    "LATEST_DEFAULT_LIMIT",
+    "LATEST_SCHEMA",
     "REMEMBER_SCHEMA",
     "SCHEMAS",
     "SEARCH_DEFAULT_LIMIT",
@@ -17,8 +21,17 @@ __all__ = [
     "TOOL_NAMES",
 ]
 
-TOOL_NAMES = ("mnemosyne_search", "mnemosyne_get", "mnemosyne_remember")
+TOOL_NAMES = (
+    "mnemosyne_search",
+    "mnemosyne_latest",
+    "mnemosyne_host_history",
+    "mnemosyne_get",
+    "mnemosyne_remember",
+)
 SEARCH_DEFAULT_LIMIT = 5
+# Sections are shorter than notes: a few more of them fit the same context.
+LATEST_DEFAULT_LIMIT = 8
+HISTORY_DEFAULT_LIMIT = 10
 # A note read returns at most this many characters unless asked (the rest: offset=).
 GET_DEFAULT_CHARS = 6000
 
@@ -28,7 +41,9 @@ SEARCH_SCHEMA = {
         "Search the Mnemosyne vault: the user's long-term Markdown notes (runbooks, "
         "decisions, hosts, projects, lessons, preferences). Returns one hit per note with "
         "its key, best section and a snippet, and no_strong_match=true when nothing matched "
-        "well (then best_weak lists near misses). Secrets appear as [REDACTED:...]."
+        "well (then best_weak lists near misses). Secrets appear as [REDACTED:...]. For "
+        "the current state of something use mnemosyne_latest; for one host's story, "
+        "mnemosyne_host_history."
     ),
     "parameters": {
         "type": "object",
@@ -61,6 +76,61 @@ SEARCH_SCHEMA = {
             },
         },
         "required": ["query"],
+    },
+}
+
+LATEST_SCHEMA = {
+    "name": "mnemosyne_latest",
+    "description": (
+        "The newest sections of the Mnemosyne vault holding every word of the query: for "
+        "'what is X now', 'the current value of Y', 'when did Z last happen'. Sections, "
+        "newest first (date and time from their headings, else the note's date), each with "
+        "its key, heading, date, snippet and stale flag. When no section holds every word "
+        "the most common words are dropped and listed in dropped_terms."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "The words every section must hold."},
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 50,
+                "description": f"At most this many sections (default {LATEST_DEFAULT_LIMIT}).",
+            },
+            "zone": {
+                "type": "string",
+                "description": "Only notes in this folder and its subfolders, e.g. journal.",
+            },
+        },
+        "required": ["query"],
+    },
+}
+
+HOST_HISTORY_SCHEMA = {
+    "name": "mnemosyne_host_history",
+    "description": (
+        "What happened to one host, newest first: the journal sections that mention it "
+        "(by its host note's name or an alias, kind=journal) and its host note's sections "
+        "and dated lines (kind=host_record). An unknown host is an error listing close "
+        "host names."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "host": {"type": "string", "description": "The host's name or any alias."},
+            "topic": {
+                "type": "string",
+                "description": "Only entries that also hold these words, e.g. backup.",
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 50,
+                "description": f"At most this many entries (default {HISTORY_DEFAULT_LIMIT}).",
+            },
+        },
+        "required": ["host"],
     },
 }
 
@@ -144,4 +214,4 @@ REMEMBER_SCHEMA = {
     },
 }
 
-SCHEMAS = (SEARCH_SCHEMA, GET_SCHEMA, REMEMBER_SCHEMA)
+SCHEMAS = (SEARCH_SCHEMA, LATEST_SCHEMA, HOST_HISTORY_SCHEMA, GET_SCHEMA, REMEMBER_SCHEMA)

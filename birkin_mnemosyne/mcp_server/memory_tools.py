@@ -1,4 +1,5 @@
-"""The note tools: search, read, list, related, status, write, usage, moves and undo.
+"""The note tools: search, latest, host history, read, list, related, status, write,
+usage, moves and undo.
 
 ``Door`` is the one way into ``VaultMemory``: every tool body makes one library call
 through it, one call at a time, and library errors become tool (or resource) errors.
@@ -16,6 +17,8 @@ from ..errors import AmbiguousKeyError, MnemosyneError, NoteNotFoundError
 from ..memory import VaultMemory
 from .shapes import (
     Expansions,
+    HostHistoryResult,
+    LatestResult,
     MoveResult,
     NoteList,
     NoteRead,
@@ -88,13 +91,47 @@ class Door:
         matched well, no_strong_match is true, hits is empty and best_weak holds the
         closest notes: that is not proof the vault lacks the answer — rephrase, add
         expansions (synonyms, keywords), try exact=true for literal strings, or list a
-        zone. index.fresh tells whether the index saw the latest files. Does not record
-        usage (see memory_mark_used).
+        zone. index.fresh tells whether the index saw the latest files. For "what is X
+        now" use memory_latest (newest sections first); for what happened to one host,
+        memory_host_history. Does not record usage (see memory_mark_used).
         """
         options: dict[str, Any] = {"zone": zone, "labels": labels, "exact": exact}
         if expansions is not None:
             options["expansions"] = expansions.model_dump(exclude_none=True)
         return tool_result(self.call(self.memory.search_response, query, limit, **options))
+
+    def latest(
+        self,
+        query: Annotated[str, Field(description="the words every section must hold")],
+        limit: Annotated[int, Field(description="at most this many sections (1-200)")] = 10,
+        zone: ZoneFilter = None,
+    ) -> Annotated[CallToolResult, LatestResult]:
+        """The newest sections holding every word of the query: for "what is X now",
+        "the current value of Y", "the last time Z happened".
+
+        Sections, not notes, newest first (the date and time in their headings, else
+        their note's date), then by score. When no section holds every word, the most
+        common words are dropped (dropped_terms says which). stale=true marks a
+        superseded section: prefer a newer one. Does not record usage.
+        """
+        return tool_result(self.call(self.memory.latest, query, limit, zone=zone))
+
+    def host_history(
+        self,
+        host: Annotated[
+            str, Field(description="the host's name or any alias, e.g. db1 or db-primary")
+        ],
+        topic: Annotated[
+            str | None, Field(description="only entries that also hold these words")
+        ] = None,
+        limit: Annotated[int, Field(description="at most this many entries (1-200)")] = 20,
+    ) -> Annotated[CallToolResult, HostHistoryResult]:
+        """What happened to one host, newest first: the journal sections that mention
+        it (by its host note's name or an alias; kind=journal) and its host note's
+        sections and dated lines (kind=host_record). An unknown host is an error naming
+        close host names. Does not record usage.
+        """
+        return tool_result(self.call(self.memory.host_history, host, topic, limit))
 
     def get_note(
         self,
@@ -302,6 +339,8 @@ class Door:
 MEMORY_TOOLS: ToolTable = (
     # name, Door method, title, hints beyond read_only
     ("memory_search", "search", "Search memory", {"read_only": True}),
+    ("memory_latest", "latest", "Newest sections on a subject", {"read_only": True}),
+    ("memory_host_history", "host_history", "A host's history", {"read_only": True}),
     ("memory_get_note", "get_note", "Read a note", {"read_only": True}),
     ("memory_list", "list_notes", "List notes", {"read_only": True}),
     ("memory_related", "related", "Related notes", {"read_only": True}),

@@ -15,6 +15,8 @@ SERVER_NAME = "birkin-mnemosyne"
 
 READ_TOOLS = (
     "memory_search",
+    "memory_latest",
+    "memory_host_history",
     "memory_get_note",
     "memory_list",
     "memory_related",
@@ -55,6 +57,8 @@ host records, lessons, preferences, journals) kept by the user and earlier sessi
 
 - Search before answering anything the vault may know (memory_search), and read the \
 best hits (memory_get_note, a section at a time for long notes) before relying on them.
+- For the current state of something or the last time it happened, use memory_latest \
+(newest sections first); for what happened to one host, memory_host_history.
 - An empty result is not proof of absence: when no_strong_match is true, try other \
 words, synonyms (expansions), exact=true for literal strings, or memory_list by zone \
 or label, and say plainly that the memory holds nothing on it if that stays so.

@@ -53,6 +53,49 @@ class SearchResult(Shape):
     index: IndexFreshness
 
 
+class DatedSection(Shape):
+    key: str = Field(description="pass it to memory_get_note (with section=heading)")
+    path: str
+    title: str
+    zone: str
+    heading: str
+    line: int
+    date: str | None = Field(
+        None, description="when the section was written (its headings, else the note's date)"
+    )
+    stale: bool = Field(description="superseded or outdated: check before relying on it")
+    snippet: str = Field(description="redacted excerpt")
+    score: float
+
+
+class LatestResult(Shape):
+    query: str
+    hits: list[DatedSection] = Field(description="sections, newest first, then by score")
+    dropped_terms: list[str] = Field(
+        description="query words left out because no section held every word"
+    )
+    matched_terms: list[str]
+    index: IndexFreshness
+
+
+class HostEntry(DatedSection):
+    kind: Literal["journal", "host_record"]
+
+
+class HostNoteRef(Shape):
+    key: str
+    path: str
+    title: str
+
+
+class HostHistoryResult(Shape):
+    host: str
+    host_note: HostNoteRef | None
+    aliases: list[str]
+    entries: list[HostEntry] = Field(description="newest first")
+    index: IndexFreshness
+
+
 class OutlineEntry(Shape):
     level: int
     heading: str

@@ -23,6 +23,7 @@ The class is assembled from one module per group of operations over shared plumb
   ``status``);
 * ``base``: what every group shares (lock, clock, reads and atomic writes, ``resolve``);
 * ``reading``: ``get_note``, ``search``, ``list_notes``, ``related``, ``render_digest``;
+* ``state``: ``latest``, ``host_history`` (state questions, newest first);
 * ``writing``: ``write_note`` (create, append, replace) and its near-duplicate check;
 * ``lifecycle``: the journaled moves ``forget``, ``restore``, ``rezone``; ``undo``,
   ``journal``;

@@ -1,9 +1,9 @@
 """``VaultMemory``: one vault's notes behind one method per user-facing operation.
 
-The class joins the operation groups (``reading``, ``writing``, ``lifecycle``,
-``labelling``, ``usage``) over their shared plumbing (``base``). This module holds what
-belongs to the object itself: its options, crash recovery on open, closing, and
-``status``.
+The class joins the operation groups (``reading``, ``state``, ``writing``,
+``lifecycle``, ``labelling``, ``usage``) over their shared plumbing (``base``). This
+module holds what belongs to the object itself: its options, crash recovery on open,
+closing, and ``status``.
 """
 
 from __future__ import annotations
@@ -23,13 +23,16 @@ from .base import STATE_DIR
 from .labelling import LabellingMixin
 from .lifecycle import LifecycleMixin
 from .reading import ReadingMixin
+from .state import StateMixin
 from .usage import UsageMixin
 from .writing import WritingMixin
 
 _OPTIONS = ("vault_path", "evidence_required", "refresh_interval", "lock_timeout", "recover")
 
 
-class VaultMemory(ReadingMixin, WritingMixin, LifecycleMixin, LabellingMixin, UsageMixin):
+class VaultMemory(
+    ReadingMixin, StateMixin, WritingMixin, LifecycleMixin, LabellingMixin, UsageMixin
+):
     """Read, write, move, label and undo notes of one vault.
 
     ``VaultMemory("~/vault")`` or ``VaultMemory({"vault_path": "~/vault", ...})`` (the
