@@ -602,6 +602,9 @@ class Index:
         self._sum = {"blen": 0, "hlen": 0, "tlen": 0, "glen": 0}  # over live sections
         self._norms: dict[str, float] | None = None  # cached average field lengths
         self._term_cache: dict[str, TermScores] = {}
+        # Facts derived from the notes by other modules (note kinds, section dates),
+        # remembered until the index changes.
+        self.derived: dict[str, object] = {}
         self._term_params: BM25FParams | None = None
         self._term_cached_postings = 0
 
@@ -696,6 +699,8 @@ class Index:
 
     def _invalidate(self) -> None:
         self._norms = None
+        if self.derived:
+            self.derived = {}
         if self._term_cache:
             self._term_cache.clear()
             self._term_cached_postings = 0

@@ -48,6 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from .index import Index, TermScores
+from .note_kinds import kind_of, section_stamps
 from .tokenizer import MONTH_NAMES, has_cjk, is_stopword, query_units
 
 __all__ = [
@@ -89,6 +90,17 @@ class RankingParams:
     stale_factor: float = 0.7
     recency_boost: float = 0.05
     recency_half_life_days: float = 180.0
+    # A current-state question ("which host is primary now?") wants the newest record:
+    # recency weighs more and fades faster, by the date of the section that matched.
+    current_recency_boost: float = 0.05
+    current_half_life_days: float = 180.0
+    # Priors of the kinds of record (``note_kinds``): journals and index pages retell
+    # what the host records, runbooks and lessons say.
+    prior_journal: float = 1.0
+    prior_index: float = 1.0
+    # Among a note's sections scoring at least this share of its best, an unmarked one
+    # is shown before a stale one, and a newer one before an older one.
+    section_tie_share: float = 0.9
     part_coverage: float = 0.6
     # The verdict (``verdict``): calibrated on the Tessellate dev vault, see
     # docs/explanation/search.md.
@@ -136,7 +148,9 @@ class RankingParams:
 
     def max_multiplier_ratio(self, usage_ratio: float = 1.0) -> float:
         """Largest possible ratio between two notes' multiplier products."""
-        return (1.0 + self.recency_boost) / self.stale_factor * usage_ratio
+        boost = max(self.recency_boost, self.current_recency_boost)
+        prior = min(self.prior_journal, self.prior_index, 1.0)
+        return (1.0 + boost) / (self.stale_factor * prior) * usage_ratio
 
 
 @dataclass
@@ -317,6 +331,96 @@ def _full_matches(
     return full
 
 
+class _Factors:
+    """The bounded multipliers of one query's note scores, shared by ``rank`` and its
+    reference: the kind's prior, stale, recency, and usage/zone (``multiplier``).
+
+    ``of(nid, sid)`` is the factor of note ``nid`` shown through section ``sid``;
+    ``bound(nid)`` is at least ``of(nid, sid)`` for every section of the note, and
+    ``max`` at least ``bound(nid)`` for every note. Recency is of the note's date, or of
+    the section's own date (``note_kinds.section_stamps``) when that is older: a stamp
+    never dates a section after its note, so the bound holds.
+    """
+
+    def __init__(self, index, plan, params, multiplier, multiplier_max, today) -> None:
+        self.index = index
+        self.params = params
+        self.multiplier = multiplier
+        self.multiplier_max = multiplier_max
+        self.today = today
+        current = plan.current
+        self.boost = params.current_recency_boost if current else params.recency_boost
+        self.half_life = (
+            params.current_half_life_days if current else params.recency_half_life_days
+        )
+        self.max = (1.0 + self.boost) * multiplier_max
+        self.priors = {"journal": params.prior_journal, "index": params.prior_index}
+        self.stamps = section_stamps(index) if today is not None else None
+        self._days: dict[str, float] = {}
+
+    def _recency(self, date: str) -> float:
+        value = self._days.get(date)
+        if value is None:
+            value = self._days[date] = _recency(date, self.today, self.half_life)
+        return value
+
+    def _prior(self, nid: int) -> float:
+        prior = self.priors.get(kind_of(self.index, nid))
+        return 1.0 if prior is None else prior
+
+    def of(self, nid: int, sid: int) -> float:
+        meta = self.index.notes[nid]
+        factor = self._prior(nid)
+        if meta.get("stale") or self.index.sec_stale[sid]:
+            factor *= self.params.stale_factor
+        date = meta.get("date")
+        if self.today is not None and date:
+            stamp = self.stamps.of(sid)
+            if stamp and stamp[:10] < date[:10]:
+                date = stamp[:10]
+            factor *= 1.0 + self.boost * self._recency(date)
+        if self.multiplier is not None:
+            factor *= self.multiplier(nid)
+        return factor
+
+    def bound(self, nid: int) -> float:
+        meta = self.index.notes[nid]
+        factor = self._prior(nid)
+        if meta.get("stale"):
+            factor *= self.params.stale_factor
+        if self.today is not None and meta.get("date"):
+            factor *= 1.0 + self.boost * self._recency(meta["date"])
+        return factor * self.multiplier_max
+
+
+def pick_section(
+    by_section: dict[int, float], factors: _Factors, params: RankingParams
+) -> tuple[float, int, float]:
+    """(best score, the section to show, second-best score) of a note's sections.
+
+    The section shown is the best scoring one, unless others score within
+    ``section_tie_share`` of it: then an unmarked section beats a stale one, a newer one
+    (``section_stamps``) an older one, and a higher score a lower one.
+    """
+    best_score, best, second = -1.0, -1, 0.0
+    for sid, value in by_section.items():
+        if value > best_score or (value == best_score and sid > best):
+            if best_score > second:
+                second = best_score
+            best_score, best = value, sid
+        elif value > second:
+            second = value
+    if second >= params.section_tie_share * best_score:
+        floor = params.section_tie_share * best_score
+        stale = factors.index.sec_stale
+        stamps = factors.stamps or section_stamps(factors.index)
+        best = max(
+            (sid for sid, value in by_section.items() if value >= floor),
+            key=lambda sid: (not stale[sid], stamps.of(sid) or "", by_section[sid], sid),
+        )
+    return best_score, best, second
+
+
 def _ranked_note(
     index: Index,
     plan: QueryPlan,
@@ -325,21 +429,21 @@ def _ranked_note(
     nid: int,
     is_full: bool,
     by_section: dict[int, float],
-    factor_of: Callable[[int, int], float],
+    factors: _Factors,
 ) -> RankedNote:
     """A scored note from its sections' scores: best + ``second_weight`` x second, times
-    ``factor_of(nid, best section)``, with the hit's also-sections and unit coverage."""
+    ``factors.of(nid, shown section)``, with the hit's also-sections and unit coverage."""
     section_scores = [(value, sid) for sid, value in by_section.items()]
     section_scores.sort(reverse=True)
-    best_score, best = section_scores[0]
-    second = section_scores[1][0] if len(section_scores) > 1 else 0.0
+    best_score, best, second = pick_section(by_section, factors, params)
     base = best_score + params.second_weight * second
-    factor = factor_of(nid, best)
+    factor = factors.of(nid, best)
     headings = index.sec_heading
     also = [
         sid
-        for value, sid in section_scores[1:]
-        if value >= params.also_min_share * best_score
+        for value, sid in section_scores
+        if sid != best
+        and value >= params.also_min_share * best_score
         and headings[sid]
         and headings[sid] != headings[best]
     ][:2]
@@ -410,7 +514,11 @@ def rank(
     if not active:
         return []
     if not all(w > 0 for _, w in active) or not (
-        0.0 < params.stale_factor <= 1.0 and params.recency_boost >= 0.0
+        0.0 < params.stale_factor <= 1.0
+        and params.recency_boost >= 0.0
+        and params.current_recency_boost >= 0.0
+        and 0.0 < params.prior_journal <= 1.0
+        and 0.0 < params.prior_index <= 1.0
     ):
         return _rank_reference(
             index,
@@ -424,30 +532,13 @@ def rank(
             today=today,
         )
     sw = params.second_weight
-    bound_factor = (1.0 + params.recency_boost) * multiplier_max
+    factors = _Factors(index, plan, params, multiplier, multiplier_max, today)
+    bound_factor = factors.max
 
     full = _full_matches(index, plan, scores, params)
 
-    notes_meta = index.notes
-    sec_stale = index.sec_stale
     note_first, note_count = index.note_first, index.note_count
     term_bounds = [(ts.note_bounds(sw), w) for ts, w in active]
-    day_cache: dict = {}
-
-    def factor_of(nid: int, best: int) -> float:
-        meta = notes_meta[nid]
-        factor = 1.0
-        if meta.get("stale") or sec_stale[best]:
-            factor *= params.stale_factor
-        if today is not None and meta.get("date"):
-            date = meta["date"]
-            recency = day_cache.get(date)
-            if recency is None:
-                recency = day_cache[date] = _recency(date, today, params)
-            factor *= 1.0 + params.recency_boost * recency
-        if multiplier is not None:
-            factor *= multiplier(nid)
-        return factor
 
     # Per term, the arrays behind its maps (ids ascending, see ``index.SortedMap``): one
     # bisect finds a note's entry, a second its sections' scores.
@@ -493,24 +584,13 @@ def rank(
         score = scored.get(nid)
         if score is not None:
             return score
-        by_section = section_scores_of(nid)
-        # Best = highest (value, sid), second = next value: what sorting the
-        # (value, sid) pairs in reverse gives, in one pass. Values are > 0.
-        best_score, best, second = -1.0, -1, 0.0
-        for sid, value in by_section.items():
-            if value > best_score or (value == best_score and sid > best):
-                if best_score > second:
-                    second = best_score
-                best_score, best = value, sid
-            elif value > second:
-                second = value
-        base = best_score + sw * second
-        score = scored[nid] = base * factor_of(nid, best)
+        best_score, best, second = pick_section(section_scores_of(nid), factors, params)
+        score = scored[nid] = (best_score + sw * second) * factors.of(nid, best)
         return score
 
     def exact(nid: int, is_full: bool) -> RankedNote:
         return _ranked_note(
-            index, plan, scores, params, nid, is_full, section_scores_of(nid), factor_of
+            index, plan, scores, params, nid, is_full, section_scores_of(nid), factors
         )
 
     # Upper bounds per candidate note, summed term by term over plain dicts (the
@@ -525,19 +605,7 @@ def rank(
         for nid, value in term_bound.items():
             bounds[nid] = get(nid, 0.0) + w * value
 
-    stale_factor, recency_boost = params.stale_factor, params.recency_boost
-
-    def factor_bound(nid: int) -> float:
-        """The largest factor note ``nid`` can get (its best section may be stale)."""
-        meta = notes_meta[nid]
-        factor = stale_factor if meta.get("stale") else 1.0
-        if today is not None and meta.get("date"):
-            date = meta["date"]
-            recency = day_cache.get(date)
-            if recency is None:
-                recency = day_cache[date] = _recency(date, today, params)
-            factor *= 1.0 + recency_boost * recency
-        return factor * multiplier_max
+    factor_bound = factors.bound
 
     def top_of(pool: dict[int, float], is_full: bool, k: int) -> list[RankedNote]:
         if not pool or k <= 0:
@@ -590,7 +658,8 @@ def _rank_reference(
     active = _scored_terms(index, plan, scores, params)
     if not active:
         return []
-    bound_factor = (1.0 + params.recency_boost) * multiplier_max
+    factors = _Factors(index, plan, params, multiplier, multiplier_max, today)
+    bound_factor = factors.max
 
     full = _full_matches(index, plan, scores, params)
 
@@ -611,18 +680,7 @@ def _rank_reference(
             else:
                 sid = ts.note_best_sid[nid]
                 by_section[sid] = by_section.get(sid, 0.0) + w * best_value
-        return _ranked_note(index, plan, scores, params, nid, is_full, by_section, factor_of)
-
-    def factor_of(nid: int, best: int) -> float:
-        meta = index.notes[nid]
-        factor = 1.0
-        if meta.get("stale") or index.sec_stale[best]:
-            factor *= params.stale_factor
-        if today is not None and meta.get("date"):
-            factor *= 1.0 + params.recency_boost * _recency(meta["date"], today, params)
-        if multiplier is not None:
-            factor *= multiplier(nid)
-        return factor
+        return _ranked_note(index, plan, scores, params, nid, is_full, by_section, factors)
 
     # Upper bounds per candidate note: best + sw * second <= sum over terms of
     # (best_t + sw * second_t), because the two sections take each term's score from
@@ -693,8 +751,8 @@ def _tiers(
     return ranked
 
 
-def _recency(date: str, today: float, params: RankingParams) -> float:
-    """1.0 for today's date, halving every ``recency_half_life_days``; 0 if unparsable."""
+def _recency(date: str, today: float, half_life_days: float) -> float:
+    """1.0 for today's date, halving every ``half_life_days``; 0 if unparsable."""
     import datetime as dt
 
     try:
@@ -702,7 +760,7 @@ def _recency(date: str, today: float, params: RankingParams) -> float:
     except ValueError:
         return 0.0
     age_days = max(0.0, today / 86400.0 - (day.toordinal() - dt.date(1970, 1, 1).toordinal()))
-    return math.pow(0.5, age_days / params.recency_half_life_days)
+    return math.pow(0.5, age_days / half_life_days)
 
 
 def _rarest(plan: QueryPlan, scores: list[TermScores]) -> float:

@@ -21,11 +21,8 @@ operations here work on **sections** and order them by when each was written:
     names. The host note's sections are its record, and a dated line in it
     (``- 2026-06-19: ...``, ``| 2026-02-18 | ... |``) is also an entry of its own.
 
-When a section was written is ``markdown.section_stamp`` of its heading chain and its
-note's date. The index keeps only each section's own heading, so the chain is rebuilt
-as (note title, the nearest earlier heading of the same note that names a full day,
-the section's own heading): right for journals ("## 2026-06-03" then "### 14:20"); a
-section after a dated *sibling* takes that sibling's day.
+When a section was written, and which notes are host records and journal entries, come
+from ``note_kinds`` (shared with ranking).
 
 Every text returned is redacted: titles and headings as the index holds them,
 snippets from ``Mnemosyne._section_text``, aliases through the engine's redactor.
@@ -34,7 +31,6 @@ snippets from ``Mnemosyne._section_text``, aliases through the engine's redactor
 from __future__ import annotations
 
 import difflib
-import posixpath
 import re
 import unicodedata
 from collections import Counter
@@ -46,7 +42,7 @@ from .engine import MAX_LIMIT, MAX_QUERY_CHARS, Mnemosyne
 from .errors import AmbiguousKeyError, InvalidInputError, NoteNotFoundError
 from .frontmatter import parse_frontmatter
 from .index import Index, IndexCorruptError
-from .markdown import section_stamp
+from .note_kinds import SectionStamps, is_host, is_journal
 from .ranking import QueryPlan, plan_query
 from .snippets import make_snippet
 from .tokenizer import query_units
@@ -57,11 +53,6 @@ __all__ = ["DEFAULT_HISTORY_LIMIT", "DEFAULT_LATEST_LIMIT", "StateQueries"]
 DEFAULT_LATEST_LIMIT = 10
 DEFAULT_HISTORY_LIMIT = 20
 MAX_HOST_CHARS = 300
-HOST_TYPES = frozenset({"host", "server", "machine"})
-HOST_FOLDERS = frozenset({"hosts", "host", "servers"})
-JOURNAL_TYPES = frozenset({"journal", "log", "daily"})
-JOURNAL_FOLDERS = frozenset({"journal", "journals", "daily", "log", "logs"})
-_DATED_NAME = re.compile(r"^\d{4}-\d{2}(?:-\d{2})?(?!\d)")
 # A dated line of a host record: a bullet or a table row that starts with a full date.
 _DATED_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\|[ \t]*)\**(\d{4}-\d{2}-\d{2})(?!\d)")
 _SNIPPET_CHARS = 240
@@ -152,7 +143,7 @@ class StateQueries:
             drop = min(active, key=lambda u: (bool(covering[u]), self._unit_idf(plan, scores, u)))
             active.remove(drop)
             dropped.append(drop)
-        stamps = _Stamps(index)
+        stamps = SectionStamps(index)
         ranked = sorted(found.items(), key=lambda item: (index.sec_note[item[0]], item[0]))
         ranked.sort(key=lambda item: (stamps.of(item[0]) or "", item[1]), reverse=True)
         weights = self._weights(plan, scores, active)
@@ -203,13 +194,13 @@ class StateQueries:
             topic_plan = plan
             weights.update(self._weights(plan, scores, units))
 
-        stamps = _Stamps(index)
+        stamps = SectionStamps(index)
         entries: list[tuple[str, str, float, int, int, dict | None]] = []
         # (date, kind, score, sid, line, ready entry or None = a whole section)
         for sid, value in named.items():
             nid = index.sec_note[sid]
             meta = index.notes[nid]
-            if nid == record.nid or meta["archived"] or not _is_journal(meta):
+            if nid == record.nid or meta["archived"] or not is_journal(meta):
                 continue
             if topical is not None:
                 if sid not in topical:
@@ -263,7 +254,7 @@ class StateQueries:
         for path in sorted(keys):
             nid = index.by_path[path]
             meta = index.notes[nid]
-            if not _is_host(meta):
+            if not is_host(meta):
                 continue
             data = engine._read(path)
             fields = {}
@@ -459,41 +450,6 @@ class StateQueries:
         }
 
 
-class _Stamps:
-    """When each section was written (``section_stamp``), worked out a note at a time."""
-
-    def __init__(self, index: Index) -> None:
-        self.index = index
-        self._by_note: dict[int, list[str | None]] = {}
-
-    def of(self, sid: int) -> str | None:
-        index = self.index
-        nid = index.sec_note[sid]
-        stamps = self._by_note.get(nid)
-        if stamps is None:
-            stamps = self._by_note[nid] = self._note(nid)
-        return stamps[sid - index.note_first[nid]]
-
-    def _note(self, nid: int) -> list[str | None]:
-        index = self.index
-        meta = index.notes[nid]
-        title, date = str(meta["title"] or ""), meta["date"]
-        out: list[str | None] = []
-        dated: str | None = None  # the nearest earlier heading naming a full day
-        for sid in index.note_sections(nid):
-            heading = index.sec_heading[sid]
-            names_day = bool(heading) and section_stamp((heading,), None) is not None
-            chain = [title]
-            if dated is not None and not names_day:
-                chain.append(dated)
-            if heading:
-                chain.append(heading)
-            out.append(section_stamp(chain, date))
-            if names_day:
-                dated = heading
-        return out
-
-
 def _all_of(maps: list[dict[int, float]]) -> dict[int, float]:
     """The sections in every map, with their summed scores."""
     if not maps:
@@ -523,22 +479,6 @@ def _note_filter(index: Index, zone: str | None, include_archive: bool):
         return note_zone == zone or note_zone.startswith(zone + "/")
 
     return allowed
-
-
-def _folders(meta: dict) -> set[str]:
-    return {part.casefold() for part in str(meta["zone"]).split("/") if part}
-
-
-def _is_host(meta: dict) -> bool:
-    kind = str(meta.get("note_type") or "").casefold()
-    return not meta["archived"] and (kind in HOST_TYPES or bool(_folders(meta) & HOST_FOLDERS))
-
-
-def _is_journal(meta: dict) -> bool:
-    kind = str(meta.get("note_type") or "").casefold()
-    if kind in JOURNAL_TYPES or _folders(meta) & JOURNAL_FOLDERS:
-        return True
-    return bool(_DATED_NAME.match(posixpath.basename(meta["path"])))
 
 
 def _dated_lines(text: str):

@@ -30,6 +30,7 @@ LAYERS = {
     "index": 2,
     "dynamics": 2,
     "ranking": 2,
+    "note_kinds": 2,
     "snippets": 2,
     "graph": 3,
     "semantic": 2,
