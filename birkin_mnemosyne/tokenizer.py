@@ -85,6 +85,7 @@ from typing import NamedTuple
 __all__ = [
     "MONTH_NAMES",
     "STOPWORDS",
+    "is_hiragana",
     "is_stopword",
     "name_words",
     "normalize",
@@ -232,6 +233,16 @@ def _patterns() -> _Patterns:
         cjk=re.compile(f"[{_CJK}]"),
         script_runs=re.compile("|".join([*runs, f"[^{_CJK}]+"])),
     )
+
+
+_HIRAGANA_ONLY_RE = re.compile(f"[{_HIRAGANA}]+")
+
+
+def is_hiragana(term: str) -> bool:
+    """Whether a term is written in hiragana alone: in Japanese that is mostly grammar
+    (particles, endings, auxiliaries: "は", "どの", "けている"), content words being
+    written in kanji and katakana."""
+    return bool(term) and _HIRAGANA_ONLY_RE.fullmatch(term) is not None
 
 
 def has_cjk(text: str) -> bool:

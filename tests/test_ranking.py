@@ -230,3 +230,21 @@ def test_an_english_word_in_a_chinese_note_is_not_drowned_by_its_length(vault):
         vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
     hits = Mnemosyne(vault.root).search("lvextend", limit=3)
     assert [h["path"] for h in hits] == ["runbooks/扩容.md", "notes/lvm.md"]
+
+
+def test_japanese_grammar_does_not_outrank_the_content_word(vault):
+    # The Japanese note shares the question's particles and endings, the host record
+    # its one content word: hiragana weighs like a single character.
+    vault.write(
+        "notes/macros.md",
+        "# サポートの方針\n\nこれはどのようにお客様に対応しているかを書いたメモです。"
+        "お客様からの問い合わせがある時はどのようにしているかの手順。\n",
+    )
+    vault.write("hosts/oder.md", "# oder\n\nWireGuard endpoint, port 51820/udp.\n")
+    for i, topic in enumerate(["請求書", "予約", "通知"]):
+        vault.write(
+            f"notes/ja{i}.md",
+            f"# {topic}\n\nこれは{topic}についてのメモです。どの手順で対応しているかを書いている。\n",
+        )
+    hits = Mnemosyne(vault.root).search("WireGuard は今どのポートで待ち受けている？")
+    assert hits[0]["path"] == "hosts/oder.md"
