@@ -31,6 +31,7 @@ __all__ = [
     "is_host",
     "is_journal",
     "kind_of",
+    "newest_date",
     "note_kind",
     "section_stamps",
 ]
@@ -137,6 +138,18 @@ def kind_of(index: Index, nid: int) -> str:
     if kind is None:
         kind = kinds[nid] = note_kind(index.notes[nid])
     return kind
+
+
+def newest_date(index: Index) -> str | None:
+    """The newest date of a live note (``YYYY-MM-DD``), remembered until the index changes."""
+    if "newest" not in index.derived:
+        dates = [
+            str(meta["date"])[:10]
+            for meta in index.notes
+            if meta is not None and meta.get("date") and not meta.get("archived")
+        ]
+        index.derived["newest"] = max(dates) if dates else None
+    return index.derived["newest"]
 
 
 def section_stamps(index: Index) -> SectionStamps:

@@ -248,3 +248,53 @@ def test_japanese_grammar_does_not_outrank_the_content_word(vault):
         )
     hits = Mnemosyne(vault.root).search("WireGuard は今どのポートで待ち受けている？")
     assert hits[0]["path"] == "hosts/oder.md"
+
+
+def _journal_vault(vault):
+    vault.write(
+        "journal/2026-03-02.md",
+        "# 2026-03-02\n\n### 09:40 — pool size\nPgBouncer default_pool_size is 40 on tama.\n",
+    )
+    vault.write(
+        "journal/2026-06-12.md",
+        "# 2026-06-12\n\n### 10:00 — pool size raised\nPgBouncer default_pool_size 40 -> 60 on tama.\n",
+    )
+    vault.write("notes/other.md", "# Other\n\nNothing about pools here, only tama.\n")
+
+
+def test_a_current_state_question_puts_the_newest_journal_entry_first(vault):
+    _journal_vault(vault)
+    # searched long after the vault's last entry: age counts from its newest record
+    clock = lambda: 1_900_000_000.0  # noqa: E731 (2030)
+    engine = Mnemosyne(vault.root, clock=clock)
+    assert engine.search("PgBouncer default_pool_size now")[0]["path"] == "journal/2026-06-12.md"
+
+
+def test_near_tied_sections_show_the_unmarked_and_the_newer_one(vault):
+    vault.write(
+        "runbooks/failover.md",
+        """\
+        # Postgres failover
+
+        ## Old procedure (superseded)
+        Promote the standby with pg_ctl promote, then edit pgbouncer.ini by hand.
+
+        ## New procedure
+        Promote the standby with pg-failover, then let consul-template edit pgbouncer.ini.
+        """,
+    )
+    hit = Mnemosyne(vault.root).search("promote the standby pgbouncer.ini")[0]
+    assert hit["heading"] == "New procedure" and not hit["stale"]
+    assert hit["also"] == ["Old procedure (superseded)"]
+
+
+def test_a_journal_retelling_yields_to_the_record_it_retells(vault):
+    text = "Restore the invoices database from the nightly dump with pg_restore.\n"
+    vault.write("runbooks/restore.md", f"# Invoices restore\n\n{text}")
+    vault.write("journal/2026-05-02.md", f"# 2026-05-02\n\n### 10:00 — invoices restore\n{text}")
+    vault.write("notes.md", "# Other\n\nSomething else entirely.\n")
+    query = "restore invoices database nightly dump"
+    neutral = Mnemosyne(vault.root, ranking={"prior_journal": 1.0}).search(query)
+    assert neutral[0]["path"] == "journal/2026-05-02.md"  # its heading matches too
+    hits = Mnemosyne(vault.root).search(query)
+    assert [h["path"] for h in hits] == ["runbooks/restore.md", "journal/2026-05-02.md"]
