@@ -290,7 +290,7 @@ def test_near_tied_sections_show_the_unmarked_and_the_newer_one(vault):
 
 def test_a_journal_retelling_yields_to_the_record_it_retells(vault):
     text = "Restore the invoices database from the nightly dump with pg_restore.\n"
-    vault.write("runbooks/restore.md", f"# Invoices restore\n\n{text}")
+    vault.write("runbooks/restore.md", f"# Restore\n\n{text}")
     vault.write("journal/2026-05-02.md", f"# 2026-05-02\n\n### 10:00 — invoices restore\n{text}")
     vault.write("notes.md", "# Other\n\nSomething else entirely.\n")
     query = "restore invoices database nightly dump"
