@@ -35,9 +35,40 @@ _MONTH_IN_NAME = re.compile(r"(?<!\d)\d{4}-(0[1-9]|1[0-2])(?!\d)")
 # A dated note is also found by its month's name (``tokenizer.MONTH_NAMES``): "March
 # ops log" finds "2026-03-betriebstagebuch.md". CJK months are written with digits
 # ("3月", "3월") and already meet the date's own terms.
-_STALE_HEADING = re.compile(
-    r"\b(superseded|deprecated|obsolete|outdated|no longer (valid|true|used))\b", re.IGNORECASE
+# A section is stale (superseded) when its heading, or the start of its first non-blank
+# line ("> **Deprecated:** use ...", "Status: obsolete", "DO NOT USE"), says so, in any
+# of the vault languages the tokenizer knows.
+_STALE_WORDS = re.compile(
+    r"\b(?:superseded|deprecated|obsolete|outdated|no longer (?:valid|true|used|in use)"
+    r"|do not use|don't use|replaced by"
+    r"|veraltet|überholt|abgelöst|ersetzt durch|nicht mehr (?:gültig|verwenden|benutzen)"
+    r"|obsolet[oa]s?|desactualizad[oa]s?|reemplazad[oa]s? por|sustituid[oa]s? por|en desuso"
+    r"|no usar|ya no se usa|obsolète|remplacée? par)\b"
+    r"|폐기|구버전|더 이상 사용하지|사용 중단|대체됨"
+    r"|廃止|非推奨|旧手順|使用しない|使わない"
+    r"|已废弃|废弃|已过时|过时|弃用|不再使用|已被取代",
+    re.IGNORECASE,
 )
+_LEAD_MARKUP = re.compile(
+    r"^[\s>*_\-\[\]!:]*(?:(?:status|note|warning|hinweis|nota|estado)\W+)?", re.IGNORECASE
+)
+# how far into the first line a marker may stand
+_STALE_LEAD_CHARS = 24
+
+
+def _marks_stale(heading: str | None, text: str) -> bool:
+    """Whether a section's heading or the start of its first non-blank line below the
+    heading marks it (``text`` is the section from its heading line on)."""
+    if heading and _STALE_WORDS.search(heading):
+        return True
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            lead = line[_LEAD_MARKUP.match(line).end() :]
+            found = _STALE_WORDS.search(lead)
+            return found is not None and found.start() <= _STALE_LEAD_CHARS
+    return False
+
+
 _STALE_STATUS = frozenset({"superseded", "deprecated", "obsolete", "outdated", "archived", "stale"})
 
 
@@ -327,7 +358,8 @@ def parse_note_bytes(
         own = tuple(redact(c) for c in own)
         heading = redact(sec.heading)
         heading_terms = index_terms(" ".join(own)) if own else []
-        body_tf = Counter(index_terms(redact(body[sec.start : sec.end])))
+        section_text = redact(body[sec.start : sec.end])
+        body_tf = Counter(index_terms(section_text))
         # The section's own heading line (or the H1 in the lead section) is counted in
         # the headings (or title) field, not a second time in the body.
         own_line = heading or (redact(h1) if h1 else None)
@@ -350,7 +382,9 @@ def parse_note_bytes(
                 heading_tf=Counter(heading_terms),
                 body_len=body_len,
                 heading_len=_length((t, 1) for t in heading_terms),
-                stale=bool(own and _STALE_HEADING.search(own[-1])),
+                stale=_marks_stale(own[-1] if own else None, section_text)
+                if sec.part <= 1
+                else bool(own and _STALE_WORDS.search(own[-1])),
             )
         )
     return NoteDoc(

@@ -441,29 +441,47 @@ class _Factors:
 def pick_section(
     by_section: dict[int, float], factors: _Factors, params: RankingParams
 ) -> tuple[float, int, float]:
-    """(best score, the section to show, second-best score) of a note's sections.
+    """(score of the section to show, that section, best score of the others).
 
-    The section shown is the best scoring one, unless others score within
-    ``section_tie_share`` of it: then an unmarked section beats a stale one, a newer one
-    (``section_stamps``) an older one, and a higher score a lower one.
+    A stale section's score counts at ``stale_factor`` here, as it does in the note's
+    factor: a current section scoring a little lower is the answer. Among sections
+    within ``section_tie_share`` of the best, an unmarked one is shown before a stale
+    one, a newer one (``section_stamps``) before an older one, then the higher score.
     """
-    best_score, best, second = -1.0, -1, 0.0
+    stale = factors.index.sec_stale
+    stale_factor = params.stale_factor
+    best_value, best = -1.0, -1
     for sid, value in by_section.items():
-        if value > best_score or (value == best_score and sid > best):
-            if best_score > second:
-                second = best_score
-            best_score, best = value, sid
-        elif value > second:
-            second = value
-    if second >= params.section_tie_share * best_score:
-        floor = params.section_tie_share * best_score
-        stale = factors.index.sec_stale
+        if stale[sid]:
+            value *= stale_factor
+        if value > best_value or (value == best_value and sid > best):
+            best_value, best = value, sid
+    second = 0.0
+    ties = 0
+    floor = params.section_tie_share * best_value
+    for sid, value in by_section.items():
+        if sid != best:
+            if value > second:
+                second = value
+            if (value * stale_factor if stale[sid] else value) >= floor:
+                ties += 1
+    if ties:
         stamps = factors.stamps or section_stamps(factors.index)
+
+        def preference(sid: int) -> tuple:
+            value = by_section[sid] * (stale_factor if stale[sid] else 1.0)
+            return (not stale[sid], stamps.of(sid) or "", value, sid)
+
         best = max(
-            (sid for sid, value in by_section.items() if value >= floor),
-            key=lambda sid: (not stale[sid], stamps.of(sid) or "", by_section[sid], sid),
+            (
+                sid
+                for sid, value in by_section.items()
+                if (value * stale_factor if stale[sid] else value) >= floor
+            ),
+            key=preference,
         )
-    return best_score, best, second
+        second = max((v for sid, v in by_section.items() if sid != best), default=0.0)
+    return by_section[best], best, second
 
 
 def _ranked_note(

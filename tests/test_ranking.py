@@ -298,3 +298,21 @@ def test_a_journal_retelling_yields_to_the_record_it_retells(vault):
     assert neutral[0]["path"] == "journal/2026-05-02.md"  # its heading matches too
     hits = Mnemosyne(vault.root).search(query)
     assert [h["path"] for h in hits] == ["runbooks/restore.md", "journal/2026-05-02.md"]
+
+
+def test_a_section_whose_first_line_marks_it_superseded_is_stale(vault):
+    vault.write(
+        "runbooks/deploy.md",
+        """\
+        # Deploy
+
+        ## Manual steps
+        > **Deprecated:** use the pipeline below.
+        Copy the build to the bastion and run deploy.sh there.
+
+        ## Pipeline
+        Merge to main; the pipeline runs deploy.sh on the bastion for you.
+        """,
+    )
+    hits = Mnemosyne(vault.root).search("run deploy.sh on the bastion")
+    assert hits[0]["heading"] == "Pipeline" and not hits[0]["stale"]
