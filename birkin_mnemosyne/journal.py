@@ -391,10 +391,27 @@ class Journal:
         Entries in any other state are not touched. Returns one report per entry acted
         on: ``transaction_id``, ``operation``, ``state`` (the new state, or ``corrupt`` /
         ``damaged``), ``created``, ``paths``, ``restored`` (paths written back),
-        ``problems`` and, for a corrupt file, ``moved_to`` (vault-relative).
+        ``problems`` and, for a corrupt file, ``moved_to`` (vault-relative). A journal
+        folder reached through a symbolic link is not touched: one report with state
+        ``refused`` says so (and every journaled write is refused until it is fixed).
         """
         if not self.folder.is_dir():
             return []
+        try:
+            ensure_no_symlink(self.folder / "entry.json", root=self.vault)
+        except InvalidPathError as exc:
+            # Recovery renames and rewrites entries: never through a link out of the vault.
+            return [
+                {
+                    "transaction_id": None,
+                    "operation": None,
+                    "state": "refused",
+                    "created": None,
+                    "paths": [],
+                    "restored": [],
+                    "problems": [f"journal not recovered: {exc}"],
+                }
+            ]
         reports = []
         with self._lock():
             for file in sorted(self.folder.glob("*.json")):

@@ -462,3 +462,72 @@ def test_undo_last_picks_by_kind_and_checks_its_arguments(memory, vault):
     memory.undo(last=True)
     with pytest.raises(NoteNotFoundError, match="nothing to undo"):
         memory.undo(last=True, kind="write")
+
+
+# --- state folders linked out of the vault ------------------------------------------------
+
+
+def _link(link: Path, target: Path) -> None:
+    link.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        link.symlink_to(target, target_is_directory=True)
+    except OSError:
+        pytest.skip("symlinks are not available here")
+
+
+@pytest.mark.parametrize("linked", [".mnemosyne", ".mnemosyne/state"])
+def test_usage_state_is_never_written_through_a_linked_folder(vault, tmp_path, linked):
+    vault.write("a.md", "# A\n\nalpha\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _link(vault.root / linked, outside)
+    memory = VaultMemory(vault.root, clock=lambda: T0, recover=False)
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        memory.record_access("a")
+    assert not list(outside.rglob("usage.json"))
+    assert memory.search("alpha")[0]["path"] == "a.md"  # reads still work, without usage
+
+
+@pytest.mark.parametrize("linked", [".mnemosyne", ".mnemosyne/journal"])
+def test_the_journal_is_never_written_through_a_linked_folder(vault, tmp_path, linked):
+    vault.write("a.md", "# A\n\nalpha\n")
+    outside = tmp_path / "outside"
+    (outside / "journal").mkdir(parents=True)
+    _link(vault.root / linked, outside if linked == ".mnemosyne" else outside / "journal")
+    (outside / "journal" / "20260302T101530Z-3fa9c1.json").write_text("torn", encoding="utf-8")
+    memory = VaultMemory(vault.root, clock=lambda: T0)
+    assert [r["state"] for r in memory.recovered] == ["refused"]
+    assert "symbolic link" in memory.recovered[0]["problems"][0]
+    before = sorted(p.name for p in outside.rglob("*"))
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        memory.write_note("b", "beta")
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        memory.rezone("a", "attic")
+    assert sorted(p.name for p in outside.rglob("*")) == before  # nothing renamed or added
+    assert snapshot(vault.root) == {"a.md": b"# A\n\nalpha\n"}
+
+
+@pytest.mark.parametrize("linked", [".mnemosyne/handoffs", ".mnemosyne/memory-index"])
+def test_session_state_is_never_written_through_a_linked_folder(vault, tmp_path, linked):
+    from birkin_mnemosyne.handoffs import HandoffScope, HandoffStore
+    from birkin_mnemosyne.memory_index import MemoryIndex
+
+    vault.write("a.md", "# A\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _link(vault.root / linked, outside)
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        if linked.endswith("handoffs"):
+            HandoffStore(vault.root).capture(HandoffScope("atlas"), {"work_done": "x"})
+        else:
+            MemoryIndex(vault.root).register("anything about a", "a.md")
+    assert list(outside.iterdir()) == []
+
+
+def test_an_absolute_zone_is_refused_not_made_relative(memory, vault):
+    with pytest.raises(InvalidPathError, match="absolute"):
+        memory.write_note("Passwd", "x", zone="/etc")
+    vault.write("a.md", "# A\n")
+    with pytest.raises(InvalidPathError, match="write 'etc' for the vault folder etc/"):
+        memory.rezone("a", "/etc")
+    assert not (vault.root / "etc").exists()
