@@ -32,8 +32,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .atomic import atomic_write_text
-from .errors import InvalidInputError
+from .atomic import atomic_write_text, ensure_no_symlink
+from .errors import InvalidInputError, InvalidPathError
 
 __all__ = [
     "MAX_BOOST",
@@ -327,8 +327,14 @@ class UsageStore:
 
     FILENAME = "usage.json"
 
-    def __init__(self, state_dir: Path, model: UsageModel | None = None) -> None:
+    def __init__(
+        self, state_dir: Path, model: UsageModel | None = None, *, root: Path | None = None
+    ) -> None:
         self.state_dir = Path(state_dir)
+        #: Where the symbolic-link check starts (the vault): every folder from it down to
+        #: the file must be real, so a linked ``.mnemosyne`` or ``.mnemosyne/state`` is
+        #: never written through. Defaults to ``state_dir`` (only the file is checked).
+        self.root = Path(root) if root is not None else self.state_dir
         self.path = self.state_dir / self.FILENAME
         self.model = model if model is not None else UsageModel()
         self.warnings: list[str] = []
@@ -342,6 +348,13 @@ class UsageStore:
         """(Re)read the state file; missing means empty, corrupt is moved aside."""
         self._notes, self._zones = {}, {}
         self._loaded = True
+        try:
+            ensure_no_symlink(self.path, root=self.root)
+        except InvalidPathError as exc:
+            # Run without usage rather than read (or move aside) a file outside the vault;
+            # the next write is refused with the same message.
+            self.warnings.append(f"usage state ignored: {exc}")
+            return
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -429,7 +442,7 @@ class UsageStore:
         }
         document = {"format": USAGE_FORMAT, "notes": notes, "zones": zones}
         text = json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-        atomic_write_text(self.path, text, root=self.state_dir)
+        atomic_write_text(self.path, text, root=self.root)
 
     def record_access(self, path: str, zone: str, *, now: float | None = None) -> NoteUsage:
         """Record one use of the note at ``path`` in ``zone`` and save; return its usage."""

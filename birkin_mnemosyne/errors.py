@@ -18,6 +18,7 @@ own surface (the CLI's exit code is ``exit_code`` on the class).
     ├── VersionConflictError                   exit 3: expected_version is stale
     ├── WriteRefusedError                      exit 3: a write the configuration forbids
     ├── JournalError                           exit 3: undo refused, journal damaged
+    │   └── UndoConflictError                  a file changed since (also a VersionConflictError)
     ├── RedactionError                         the secret-hash file is missing/malformed
     ├── PlanError (ValueError)                 a curation plan cannot be used
     └── ExtraNotInstalledError (ImportError)   an optional extra is missing
@@ -108,6 +109,20 @@ class JournalError(MnemosyneError):
     """An undo cannot be done safely, or a journal entry is damaged."""
 
     exit_code = 3
+
+
+class UndoConflictError(JournalError, VersionConflictError):
+    """An undo was refused: a file changed since the transaction, and undoing would
+    overwrite that later edit. ``paths`` names them; ``current_versions`` maps each to
+    the sha256 of its bytes now (``None`` when the file is gone)."""
+
+    exit_code = 3
+
+    def __init__(self, message: str, *, current_versions: dict[str, str | None]) -> None:
+        first = next(iter(current_versions.values()), None) or ""
+        super().__init__(message, current_version=first)
+        self.current_versions = dict(current_versions)
+        self.paths = list(current_versions)
 
 
 class RedactionError(MnemosyneError):

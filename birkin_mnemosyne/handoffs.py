@@ -17,6 +17,11 @@ A record (``format`` ``mnemosyne-handoff/1``) holds ``capture_id``, ``scope``,
 ``capture_id`` returns the original record when the fields are identical (a retry) and
 is refused otherwise. ``fold`` summarises older captures into one dated note and moves
 them to ``archive/`` as one journaled, undoable transaction (preview, then apply).
+
+Handoffs are served back into new sessions, so their fields are redacted with the vault's
+redactor before they are stored (``content_sha256`` is of the redacted fields) and again
+whenever a record is read (a record written by an older version may still hold a
+secret): ``capture``, ``latest``, ``resume`` and the fold summary never show one.
 """
 
 from __future__ import annotations
@@ -30,11 +35,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .atomic import atomic_write_bytes, ensure_no_symlink
-from .change_plans import Plan, apply_plan, require_vault
+from .change_plans import Plan, apply_plan, require_vault, vault_config, vault_redactor
 from .errors import InvalidInputError, NoteExistsError, WriteRefusedError
 from .journal import FileChange, Journal
 from .markdown import estimate_tokens
 from .notes_io import iso_utc
+from .redact import Redactor
 from .vault_lock import VaultLock
 
 __all__ = [
@@ -139,6 +145,18 @@ class HandoffFields:
         return {name: getattr(self, name) for name in FIELD_NAMES}
 
 
+def _redact_fields(fields: dict, redactor: Redactor) -> dict:
+    """Every text of a handoff's fields, redacted (other values kept as they are)."""
+    redacted = {}
+    for name, value in fields.items():
+        if isinstance(value, str):
+            value = redactor.redact(value)
+        elif isinstance(value, list):
+            value = [redactor.redact(v) if isinstance(v, str) else v for v in value]
+        redacted[name] = value
+    return redacted
+
+
 def _content_sha(fields: dict) -> str:
     canonical = json.dumps(fields, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
@@ -200,7 +218,13 @@ class HandoffStore:
             raise WriteRefusedError(f"handoff record {rel} is not a {HANDOFF_FORMAT} record")
         if record.get("scope") != scope.to_dict():
             return None  # another scope's record (a hash collision): never shown
+        if isinstance(record.get("fields"), dict):
+            record["fields"] = _redact_fields(record["fields"], self._redactor())
         return record
+
+    def _redactor(self) -> Redactor:
+        """The vault's redactor, read afresh so a changed configuration applies at once."""
+        return vault_redactor(vault_config(self.vault))
 
     def _records(self, scope: HandoffScope, part: str = "captures") -> list[tuple[str, dict]]:
         folder = self.vault / self._dir(scope, part)
@@ -236,9 +260,16 @@ class HandoffStore:
             fields = HandoffFields.from_dict(fields)
         if not isinstance(fields, HandoffFields):
             raise InvalidInputError("fields must be HandoffFields or a dict of them")
-        data = fields.to_dict()
-        if not any(data.values()):
+        raw_data = fields.to_dict()
+        if not any(raw_data.values()):
             raise InvalidInputError("a handoff needs at least one field — e.g. work_done")
+        redactor = self._redactor()
+        data = _redact_fields(raw_data, redactor)
+        hidden = sum(
+            len(redactor.findings(text))
+            for value in raw_data.values()
+            for text in (value if isinstance(value, list) else [value])
+        )
         if capture_id is None:
             capture_id = f"{iso_utc(self.clock()).replace(':', '')}-{secrets.token_hex(4)}"
         if not isinstance(capture_id, str) or not capture_id.strip():
@@ -246,13 +277,15 @@ class HandoffStore:
         if len(capture_id) > MAX_CAPTURE_ID_CHARS or "\x00" in capture_id:
             raise InvalidInputError(f"capture_id is at most {MAX_CAPTURE_ID_CHARS} characters")
         content = _content_sha(data)
+        # A record stored before redaction of handoffs hashed the raw fields.
+        accepted = {content, _content_sha(raw_data)}
         name = self._name(capture_id)
         with VaultLock(self.vault):
             for part in ("captures", "archive"):
                 old = self._load(f"{self._dir(scope, part)}/{name}", scope)
                 if old is None:
                     continue
-                if old["capture_id"] != capture_id or old["content_sha256"] != content:
+                if old["capture_id"] != capture_id or old["content_sha256"] not in accepted:
                     raise NoteExistsError(
                         f"capture id {capture_id!r} was already used for a different handoff "
                         "— use a new capture_id (or omit it) for new content"
@@ -277,6 +310,11 @@ class HandoffStore:
                 self.vault / self._dir(scope, "captures") / name, raw, root=self.vault
             )
         warnings = []
+        if hidden:
+            warnings.append(
+                f"{hidden} secret(s) in the handoff were stored as [REDACTED] marks — keep "
+                "credentials in a secret store and name where they live instead"
+            )
         tokens = estimate_tokens(render_record(record))
         if tokens > self.soft_budget_tokens:
             warnings.append(

@@ -43,6 +43,7 @@ from .errors import (
     InvalidPathError,
     JournalError,
     MnemosyneError,
+    UndoConflictError,
     VaultNotFoundError,
 )
 from .vault_lock import DEFAULT_TIMEOUT, VaultLock
@@ -338,19 +339,27 @@ class Journal:
             if refusal:
                 raise JournalError(f"transaction {transaction_id} {refusal}")
             changes = _decode_changes(entry)
-            changed = []
+            changed: dict[str, str | None] = {}
             for change in changes:
                 current = self._read(change.path)
                 # An interrupted undo ("undoing") may already have restored some files.
                 if current != change.after and not (
                     state == "undoing" and current == change.before
                 ):
-                    changed.append(change.path)
+                    changed[change.path] = _sha256(current)
             if changed:
-                raise JournalError(
-                    f"cannot undo transaction {transaction_id}: {', '.join(changed)} changed "
-                    "since it was applied, and undoing would overwrite those edits — restore "
-                    "the files by hand or keep the transaction"
+                raise UndoConflictError(
+                    f"cannot undo transaction {transaction_id} ({entry['operation']}): "
+                    + "; ".join(
+                        f"{path} changed since it was applied ("
+                        + (f"now version {now[:12]}…" if now else "now absent")
+                        + ")"
+                        for path, now in changed.items()
+                    )
+                    + " — undoing would overwrite those edits; undo the later change first "
+                    "(`mnemosyne journal` lists them), restore the files by hand, or keep "
+                    "the transaction",
+                    current_versions=changed,
                 )
             if state != "undoing":
                 self._set_state(entry, "undoing")
@@ -382,10 +391,27 @@ class Journal:
         Entries in any other state are not touched. Returns one report per entry acted
         on: ``transaction_id``, ``operation``, ``state`` (the new state, or ``corrupt`` /
         ``damaged``), ``created``, ``paths``, ``restored`` (paths written back),
-        ``problems`` and, for a corrupt file, ``moved_to`` (vault-relative).
+        ``problems`` and, for a corrupt file, ``moved_to`` (vault-relative). A journal
+        folder reached through a symbolic link is not touched: one report with state
+        ``refused`` says so (and every journaled write is refused until it is fixed).
         """
         if not self.folder.is_dir():
             return []
+        try:
+            ensure_no_symlink(self.folder / "entry.json", root=self.vault)
+        except InvalidPathError as exc:
+            # Recovery renames and rewrites entries: never through a link out of the vault.
+            return [
+                {
+                    "transaction_id": None,
+                    "operation": None,
+                    "state": "refused",
+                    "created": None,
+                    "paths": [],
+                    "restored": [],
+                    "problems": [f"journal not recovered: {exc}"],
+                }
+            ]
         reports = []
         with self._lock():
             for file in sorted(self.folder.glob("*.json")):
@@ -396,6 +422,20 @@ class Journal:
                 if report is not None:
                     reports.append(report)
         return reports
+
+    def changed_since(self, transaction_id: str) -> dict[str, str | None]:
+        """The files of a transaction that no longer hold the bytes it left there.
+
+        Maps each such path to the sha256 of its bytes now (``None``: the file is gone).
+        Empty means ``undo`` would not be refused for an edit made since. Reads only.
+        """
+        entry = self._load(check_transaction_id(transaction_id))
+        found: dict[str, str | None] = {}
+        for change in entry["changes"]:
+            now = _sha256(self._read(change["path"]))
+            if now != change["after_sha256"]:
+                found[change["path"]] = now
+        return found
 
     def get(self, transaction_id: str) -> dict:
         """One entry: the ``list()`` fields plus ``meta``, ``history``, ``problems`` and a

@@ -24,6 +24,11 @@ Routes live in ``.mnemosyne/memory-index/routes.json``::
 * ``split`` previews or applies a lossless split of one long note into routed topic notes;
   ``import_memory_md`` turns a Claude Code ``MEMORY.md`` into routes. Both are plans
   (``change_plans``): preview, then apply with the plan id as one journaled transaction.
+
+The INDEX is resident text an agent carries into every session, so every trigger is
+redacted with the vault's redactor on the way in (``register``, ``split``, the import)
+and again on the way out (a routes file written by an older version or by hand): no
+route, rendered INDEX or split part's file name holds a secret's text.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ from .errors import InvalidInputError, InvalidPathError, NoteNotFoundError, Writ
 from .frontmatter import parse_frontmatter
 from .journal import FileChange
 from .markdown import estimate_tokens, parse_markdown
+from .redact import MARK_RE, Redactor
 from .vault_lock import VaultLock
 from .vault_paths import check_note_path, slugify, zone_of
 
@@ -129,6 +135,15 @@ class MemoryIndex:
             )
         self.budget_tokens = budget_tokens
 
+    @property
+    def redactor(self) -> Redactor:
+        """The vault's redactor, read afresh so a changed configuration applies at once."""
+        return vault_redactor(vault_config(self.vault))
+
+    def _trigger(self, trigger: object, redactor: Redactor | None = None) -> str:
+        """A trigger as stored and compared: normalized, then redacted."""
+        return (redactor or self.redactor).redact(normalize_trigger(trigger))
+
     def __repr__(self) -> str:
         return f"MemoryIndex({str(self.vault)!r})"
 
@@ -178,7 +193,8 @@ class MemoryIndex:
             raise WriteRefusedError(
                 f"{ROUTES_FILE}: 'routes' must be a list of {{trigger, path}} objects"
             )
-        return [{"trigger": r["trigger"], "path": r["path"]} for r in routes]
+        redact = self.redactor.redact
+        return [{"trigger": redact(r["trigger"]), "path": r["path"]} for r in routes]
 
     def routes(self) -> list[dict]:
         """Every route, sorted by topic, trigger and path."""
@@ -199,7 +215,7 @@ class MemoryIndex:
 
         The document must exist. Returns ``{"trigger","path","created","routes"}``.
         """
-        text = normalize_trigger(trigger)
+        text = self._trigger(trigger)
         target = self._check_target(path)
         file = self.vault / target
         ensure_no_symlink(file, root=self.vault)
@@ -314,13 +330,13 @@ class MemoryIndex:
         words = trigger_words(task)
         return [r for r in self.routes() if trigger_words(r["trigger"]) <= words]
 
-    def document(self, path: str, *, redact=None) -> dict:
+    def document(self, path: str, *, redact: Redactor | None = None) -> dict:
         """One complete document: its text (redacted), sha256 and size of its bytes."""
         file = self.vault / path
         ensure_no_symlink(file, root=self.vault)
         data = file.read_bytes()
         text = data.decode("utf-8", "replace")
-        redactor = redact or vault_redactor(vault_config(self.vault))
+        redactor = redact or self.redactor
         return {
             "path": path,
             "text": redactor.redact(text),
@@ -334,10 +350,10 @@ class MemoryIndex:
 
         Returns ``{"trigger","matched","fallback","documents","hits","missing"}``.
         """
-        text = normalize_trigger(trigger)
+        text = self._trigger(trigger)
         routes = [r for r in self.routes() if r["trigger"].casefold() == text.casefold()]
         documents, missing = [], []
-        redactor = vault_redactor(vault_config(self.vault))
+        redactor = self.redactor
         for route in routes:
             try:
                 documents.append(self.document(route["path"], redact=redactor))
@@ -445,7 +461,10 @@ class MemoryIndex:
             )
         line_starts = [0] + [m.end() for m in re.finditer("\n", front.body)]
         cuts = [front.body_offset + line_starts[h.line - 1] for h in headings if h.level == level]
-        titles = [h.text for h in headings if h.level == level]
+        # The part's file name, its route and its link are made from the redacted heading:
+        # a heading that holds a secret must not put it in a path or in the INDEX.
+        redactor = self.redactor
+        titles = [redactor.redact(h.text) for h in headings if h.level == level]
         if any(not text[cut:].lstrip(" ").startswith("#") for cut in cuts):
             # parse_markdown counts lines by "\n"; a heading must start where we cut.
             raise InvalidInputError(f"{source}: cannot locate its headings exactly — not splitting")
@@ -477,7 +496,9 @@ class MemoryIndex:
                     },
                 )
                 links.append((target, titles[index - 1]))
-                new_routes.append({"trigger": normalize_trigger(titles[index - 1]), "path": target})
+                new_routes.append(
+                    {"trigger": self._trigger(titles[index - 1], redactor), "path": target}
+                )
             coverage.append(
                 {
                     "start": offset,
@@ -499,6 +520,8 @@ class MemoryIndex:
             head += newline
         index_lines = [f"{newline}## Split into topic notes{newline}{newline}"]
         for target, title in links:
+            # A mark's brackets would end the wikilink early: name it in plain words.
+            title = MARK_RE.sub("(redacted)", title)
             index_lines.append(f"- [[{target[:-3]}|{title}]]{newline}")
         after = (head + "".join(index_lines)).encode("utf-8")
         plan.add(
@@ -547,6 +570,7 @@ class MemoryIndex:
         text = file.read_bytes().decode("utf-8", "replace")
         base = PurePosixPath(source).parent
         routes, skipped = [], []
+        redactor = self.redactor
         for number, line in enumerate(text.splitlines(), 1):
             match = _MEMORY_MD_LINE.match(line)
             if not match:
@@ -556,12 +580,14 @@ class MemoryIndex:
             try:
                 target = check_note_path(str(base / link) if str(base) != "." else link)
             except InvalidPathError as exc:
-                skipped.append({"line": number, "reason": str(exc)})
+                skipped.append({"line": number, "reason": redactor.redact(str(exc))})
                 continue
             if not (self.vault / target).is_file():
-                skipped.append({"line": number, "reason": f"{target} does not exist"})
+                skipped.append(
+                    {"line": number, "reason": redactor.redact(f"{target} does not exist")}
+                )
                 continue
-            trigger = normalize_trigger((hook or title)[:MAX_TRIGGER_CHARS])
+            trigger = self._trigger((hook or title)[:MAX_TRIGGER_CHARS], redactor)
             routes.append({"trigger": trigger, "path": target})
         added = self._routes_change(routes, plan)
         plan.summary = {"source": source, "lines": len(routes), "routes_added": len(added)}

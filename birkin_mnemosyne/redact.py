@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import re
 import secrets as _random
@@ -60,6 +61,7 @@ FAMILIES: tuple[str, ...] = (
     "google_api_key",
     "aws_key",
     "telegram_bot_token",
+    "prefixed_token",
     "jwt",
     "url_credentials",
     "bearer_token",
@@ -69,7 +71,7 @@ FAMILIES: tuple[str, ...] = (
 
 #: Bump whenever a pattern changes what it matches: it is part of ``Redactor.fingerprint``,
 #: so a cache built under older rules is detected and rebuilt.
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: prefixed_token (issue 15)
 
 HASH_FILE_FORMAT = "mnemosyne-secret-hashes/1"
 _HASH_FILE_KEYS = ("format", "algorithm", "salt", "min_length", "hashes")
@@ -163,6 +165,124 @@ _TOKENISH_RE = re.compile(r"[A-Za-z0-9_.~-]{20,}")
 _HEX_SEED_RE = re.compile(r"[0-9](?:(?=[0-9a-fA-F]{16})|(?<=[0-9a-fA-F]{17}))")
 _HEX_RUN_RE = re.compile(r"[0-9a-fA-F]+")
 _MIN_HEX = 32
+
+
+# prefixed_token: the shape most vendors now share and the families above do not all
+# name (GitLab glpat-, Hugging Face hf_, npm npm_, PyPI pypi-, DigitalOcean dop_v1_, and
+# any "<vendor>_<random>" key): a short lowercase prefix, "_" or "-", then a long run
+# that looks random. Searched from the separator (a literal) and checked in Python
+# (_random_looking). The run must hold >= 20 letters/digits with one segment of >= 16,
+# so UUIDs (8-4-4-4-12) and snake_case words stay. Then, measured on 20,000 random runs
+# of each vendor shape against identifiers such as getUserAccountSettings:
+# * hex needs digits and letters and 2.5 bits of entropy per character (random 20-digit
+#   hex: 0.1% below 2.7; "aaaa1111bbbb" has 1.6);
+# * other runs need two character classes, a class switch at >= 0.2 of the characters
+#   (random base62 is ~0.6, its 0.1st percentile 0.26; "ubuntu2204jammyjellyfish" 0.09),
+#   3 bits of entropy, and, when they mix cases, fewer than 95% of their letters in
+#   CamelCase words (pieces of >= 3 letters with a vowel): an identifier is ~100% words,
+#   a random 20-character run 90% at its 99.9th percentile.
+_PREFIX_SEPARATOR_RE = re.compile(r"[_-](?<=[a-z0-9][_-])(?=[A-Za-z0-9_-]{20})")
+_TOKEN_RUN_RE = re.compile(r"[A-Za-z0-9_-]+")
+_PREFIX_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_LOWER_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz")
+_RUN_CHARS = _WORD_CHARS | {"-"}
+_MAX_PREFIX = 10
+_MIN_RANDOM_CHARS = 20
+_MIN_RANDOM_SEGMENT = 16
+_MIN_HEX_ENTROPY = 2.5
+_MIN_CLASS_SWITCHES = 0.2
+_MIN_ENTROPY_BITS = 3.0
+_MAX_WORD_SHARE = 0.95
+_LOWER_HEX = frozenset("0123456789abcdef")
+_UPPER_HEX = frozenset("0123456789ABCDEF")
+_SEGMENT_SPLIT_RE = re.compile(r"[_-]+")
+_WORD_PIECE_RE = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_VOWELS = frozenset("aeiouyAEIOUY")
+
+
+def _char_class(char: str) -> int:
+    return 0 if char.isdigit() else 1 if char.islower() else 2
+
+
+def _entropy(chars: str) -> float:
+    """Shannon entropy of ``chars`` in bits per character."""
+    size = len(chars)
+    return -sum(n / size * math.log2(n / size) for n in map(chars.count, set(chars)))
+
+
+def _word_share(chars: str) -> float:
+    """The share of letters in CamelCase pieces that read like words (3+ letters, a vowel)."""
+    letters = sum(char.isalpha() for char in chars)
+    words = sum(
+        len(piece)
+        for piece in _WORD_PIECE_RE.findall(chars)
+        if len(piece) >= 3 and piece[0].isalpha() and not _VOWELS.isdisjoint(piece)
+    )
+    return words / letters if letters else 0.0
+
+
+def _random_looking(body: str) -> bool:
+    """True when ``body`` (what follows a token prefix) reads as a random secret."""
+    segments = [part for part in _SEGMENT_SPLIT_RE.split(body) if part]
+    chars = "".join(segments)
+    if len(chars) < _MIN_RANDOM_CHARS or max(map(len, segments)) < _MIN_RANDOM_SEGMENT:
+        return False
+    distinct = set(chars)
+    if distinct <= _LOWER_HEX or distinct <= _UPPER_HEX:
+        return (
+            not distinct <= _DIGITS
+            and not distinct.isdisjoint(_DIGITS)
+            and (_entropy(chars) >= _MIN_HEX_ENTROPY)
+        )
+    classes = [_char_class(char) for char in chars]
+    kinds = set(classes)
+    if len(kinds) < 2:
+        return False
+    switches = sum(a != b for a, b in zip(classes, classes[1:])) / (len(classes) - 1)
+    if switches < _MIN_CLASS_SWITCHES or _entropy(chars) < _MIN_ENTROPY_BITS:
+        return False
+    return not {1, 2} <= kinds or _word_share(chars) < _MAX_WORD_SHARE
+
+
+def _prefixed_in_run(run: str) -> Span | None:
+    """The prefixed token in ``run`` (a maximal stretch of letters, digits, "_", "-").
+
+    Each separator is tried in turn with the segment before it as the prefix, so
+    ``MY_tk_<hex>`` finds ``tk_<hex>``; the first that fits wins (the longest body).
+    """
+    segments = _SEGMENT_SPLIT_RE.split(run)
+    if max(map(len, segments)) < _MIN_RANDOM_SEGMENT:
+        return None  # the common case, snake_case and kebab-case words: one split
+    end = len(run.rstrip("_-"))
+    for separator in _SEGMENT_SPLIT_RE.finditer(run, 0, end):
+        prefix_start = run.rfind("_", 0, separator.start()) + 1
+        prefix_start = max(prefix_start, run.rfind("-", 0, separator.start()) + 1)
+        prefix = run[prefix_start : separator.start()]
+        if (
+            0 < len(prefix) <= _MAX_PREFIX
+            and prefix[0] in _LOWER_LETTERS
+            and _PREFIX_CHARS.issuperset(prefix)
+            and _random_looking(run[separator.end() : end])
+        ):
+            return prefix_start, end
+    return None
+
+
+def _find_prefixed(scan: _Scan) -> list[Span]:
+    text = scan.text
+    spans = []
+    position = 0
+    while True:
+        separator = _PREFIX_SEPARATOR_RE.search(text, position)
+        if separator is None:
+            return spans
+        start = separator.start()
+        while start > 0 and text[start - 1] in _RUN_CHARS:
+            start -= 1
+        end = position = _TOKEN_RUN_RE.match(text, separator.start()).end()
+        found = _prefixed_in_run(text[start:end])
+        if found is not None:
+            spans.append((start + found[0], start + found[1]))
 
 
 def _regex_spans(pattern: re.Pattern[str], text: str, group: str | int = 0) -> list[Span]:
@@ -562,6 +682,7 @@ _PATTERN_FINDERS: dict[str, Callable[[_Scan], list[Span]]] = {
     "google_api_key": _gated(("AIza",), _spans_of(_GOOGLE_RE)),
     "aws_key": _find_aws,
     "telegram_bot_token": _gated((":AA",), _find_telegram),
+    "prefixed_token": _gated(("_", "-"), _find_prefixed),
     "jwt": _gated(("eyJ",), _spans_of(_JWT_RE)),
     "url_credentials": _gated(("://",), _find_url_credentials),
     "bearer_token": _find_bearer,

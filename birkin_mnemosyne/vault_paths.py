@@ -112,7 +112,17 @@ def check_zone(raw: str | None) -> str:
     raw = unicodedata.normalize("NFC", str(raw)).strip()
     if raw in ("", "/", "."):
         return ""
-    return "/".join(_check_parts(raw.strip("/"), allow_archive=False))
+    if raw.startswith("/"):
+        # Never quietly made relative: "/etc" is a path outside the vault, not "etc".
+        inside = raw.strip("/")
+        raise _refuse(
+            "absolute",
+            raw,
+            "a zone is a folder inside the vault — write "
+            + (f"{inside!r} for the vault folder {inside}/" if inside else "''")
+            + ", or '' for the inbox",
+        )
+    return "/".join(_check_parts(raw.rstrip("/"), allow_archive=False))
 
 
 def zone_of(path: str) -> str:

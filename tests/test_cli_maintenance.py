@@ -94,7 +94,7 @@ def test_undo_last_journal_and_nothing_to_undo(notes, cli):
     assert code == 0 and rows[0]["operation"] == "rezone"
     assert set(rows[0]) == {"transaction_id", "operation", "state", "created", "paths"}
     code, out, _ = cli(*v, "undo", "--last")
-    assert code == 0 and out.startswith(f"undid {rows[0]['transaction_id']} (rezone)")
+    assert code == 0 and out.startswith(f"undid {rows[0]['transaction_id']}: rezone of b.md")
     assert (notes.root / "b.md").exists()
     code, _, err = cli(*v, "undo", "--last")  # the only change is undone now
     assert code == 1
@@ -125,3 +125,51 @@ def test_label_preview_and_apply_in_separate_processes(notes):
         undone.returncode == 0
         and (notes.root / "b.md").read_text(encoding="utf-8") == "# B\n\nbeta\n"
     )
+
+
+RUNBOOK = "# Runbook\n\n" + "Step: check the replica lag before failing over.\n" * 40
+
+
+def test_undo_last_kind_write_restores_a_replaced_runbook(vault, cli):
+    """The incident: a replace wiped a runbook to "oops" and undo --last undid an
+    earlier, unrelated archive instead."""
+    vault.write("ops/runbook.md", RUNBOOK, dedent=False)
+    vault.write("old.md", "# Old\n")
+    v = ["--vault", vault.root]
+    original = (vault.root / "ops/runbook.md").read_bytes()
+    assert cli(*v, "forget", "old", "--yes")[0] == 0
+    version = json.loads(cli(*v, "show", "runbook", "--json")[1])["version"]
+    code, out, _ = cli(
+        *v, "replace", "runbook", "--body", "oops", "--expected-version", version, "--json"
+    )
+    replaced = json.loads(out)
+    assert code == 0 and replaced["transaction_id"]
+    code, out, _ = cli(*v, "journal", "--json")
+    newest = json.loads(out)["transactions"][0]
+    assert newest["operation"] == "replace" and newest["paths"] == ["ops/runbook.md"]
+    code, out, _ = cli(*v, "undo", "--last", "--kind", "write", "--dry-run")
+    assert code == 0 and out.startswith(f"would undo {replaced['transaction_id']}: replace of")
+    assert (vault.root / "ops/runbook.md").read_bytes() != original  # a dry run
+    code, out, _ = cli(*v, "undo", "--last", "--kind", "write")
+    assert code == 0 and "replace of ops/runbook.md" in out
+    assert (vault.root / "ops/runbook.md").read_bytes() == original
+    assert (vault.root / "_archive/old.md").exists()  # the archive was left alone
+    # --kind move now finds the archive; --kind alone implies --last.
+    code, out, _ = cli(*v, "undo", "--kind", "move", "--json")
+    assert code == 0 and json.loads(out)["operation"] == "archive"
+    assert (vault.root / "old.md").exists()
+
+
+def test_undo_of_a_write_refuses_when_the_note_changed_since(vault, cli):
+    vault.write("notes/log.md", "# Log\n\nfirst\n")
+    v = ["--vault", vault.root]
+    appended = json.loads(cli(*v, "append", "log", "--body", "second", "--json")[1])
+    later = (vault.root / "notes/log.md").read_bytes() + b"edited by hand\n"
+    (vault.root / "notes/log.md").write_bytes(later)
+    code, out, err = cli(*v, "undo", "--last", "--kind", "write", "--dry-run")
+    assert code == 3 and "notes/log.md changed since" in err
+    code, _, err = cli(*v, "undo", appended["transaction_id"])
+    assert code == 3 and "notes/log.md changed since it was applied" in err
+    assert (vault.root / "notes/log.md").read_bytes() == later
+    code, _, err = cli(*v, "undo", "--kind", "Bad Kind!")
+    assert code == 2 and "kind must be" in err

@@ -55,7 +55,7 @@ def test_init_preview_apply_rerun_and_undo_round_trip(folder, cli):
     code, out, _ = cli(*v, "init", "--apply", "--json")
     assert json.loads(out)["transaction_id"] is None and _notes(folder.root) == after
     code, out, _ = cli(*v, "undo", applied["transaction_id"])
-    assert code == 0 and out.startswith(f"undid {applied['transaction_id']} (init)")
+    assert code == 0 and out.startswith(f"undid {applied['transaction_id']}: init of ")
     assert _notes(folder.root) == before
 
 

@@ -108,3 +108,44 @@ def test_fold_preview_apply_undo(store):
     store.undo(applied["transaction_id"])
     assert {p: p.read_bytes() for p in root.rglob("*") if p.is_file()} == before
     assert store.fold(scope, keep=5, apply=True)["state"] == "unchanged"
+
+
+# -- secrets are redacted on write and on read ---------------------------------------
+
+GHP = "ghp_" + "a1B2" * 9
+PW = "hunter2" + "-zebra-41"
+
+
+def test_capture_stores_and_serves_fields_redacted(store):
+    scope = HandoffScope("atlas")
+    fields = {
+        "work_done": f"rotated the bot token {GHP}",
+        "decisions": [f"password: {PW}", "keep v2"],
+        "next_step": "tell ops",
+    }
+    record = store.capture(scope, fields, capture_id="s1")
+    assert GHP not in json.dumps(record) and PW not in json.dumps(record)
+    assert record["fields"]["decisions"] == ["password: [REDACTED:key_value]", "keep v2"]
+    assert any("2 secret(s)" in w for w in record["warnings"])
+    on_disk = "".join(p.read_text() for p in (store.vault / ".mnemosyne").rglob("*.json"))
+    assert GHP not in on_disk and PW not in on_disk
+    served = json.dumps([store.latest(scope), store.resume(scope)])
+    assert GHP not in served and PW not in served
+    # A retry with the same raw fields is recognised as the same handoff.
+    assert store.capture(scope, fields, capture_id="s1")["replayed"] is True
+
+
+def test_a_record_written_unredacted_is_served_redacted(store):
+    scope = HandoffScope("atlas")
+    store.capture(scope, {"work_done": "first"}, capture_id="old")
+    file = next((store.vault / ".mnemosyne/handoffs").rglob("*.json"))
+    record = json.loads(file.read_text(encoding="utf-8"))
+    record["fields"]["next_step"] = f"use {GHP}"  # as an older version stored it
+    file.write_text(json.dumps(record), encoding="utf-8")
+    served = json.dumps([store.latest(scope), store.resume(scope)])
+    assert GHP not in served and "[REDACTED:github_token]" in served
+    store.capture(scope, {"work_done": "second"}, capture_id="new")
+    preview = store.fold(scope, keep=1)
+    applied = store.fold(scope, keep=1, apply=True, plan_id=preview["plan_id"])
+    summary = store.vault / applied["summary_path"]
+    assert GHP not in summary.read_text(encoding="utf-8")

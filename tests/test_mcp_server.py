@@ -392,6 +392,35 @@ def test_forget_and_restore_are_dry_runs_unless_confirmed_and_undo_reverses(memo
     assert "undone" in twice
 
 
+def test_a_replace_is_undone_by_memory_undo_last_kind_write(memory, notes):
+    server = build_server(memory)
+    original = (notes.root / "ops/nginx-reload.md").read_bytes()
+    ok(call(server, "memory_rezone", {"key": "nginx-reload", "zone": "web"}))
+    read = ok(call(server, "memory_get_note", {"key": "nginx-reload"}))
+    replaced = ok(
+        call(
+            server,
+            "memory_remember",
+            {
+                "title": "nginx-reload",
+                "body": "oops",
+                "mode": "replace",
+                "expected_version": read["version"],
+            },
+        )
+    )
+    assert replaced["transaction_id"]
+    preview = ok(call(server, "memory_undo", {"last": True, "kind": "write", "confirm": False}))
+    assert preview["mode"] == "preview" and preview["undoable"] is True
+    assert preview["transaction_id"] == replaced["transaction_id"]
+    assert preview["description"].startswith("replace of web/nginx-reload.md")
+    undone = ok(call(server, "memory_undo", {"last": True, "kind": "write"}))
+    assert undone["operation"] == "replace" and undone["state"] == "undone"
+    assert (notes.root / "web/nginx-reload.md").read_bytes() == original  # the move stays
+    again = error(call(server, "memory_undo", {"kind": "bogus"}))
+    assert "nothing to undo" in again
+
+
 def test_a_restore_preview_warns_when_the_path_is_taken(memory, notes):
     server = build_server(memory)
     ok(call(server, "memory_forget", {"key": "db1", "confirm": True}))

@@ -23,7 +23,16 @@ from birkin_mnemosyne.memory import VaultMemory
 
 T0 = 1_772_445_600.0  # 2026-03-02T10:00:00Z
 DAY = 86_400.0
-WRITE_KEYS = {"key", "path", "version", "created", "mode", "near_duplicates", "warnings"}
+WRITE_KEYS = {
+    "key",
+    "path",
+    "version",
+    "created",
+    "mode",
+    "transaction_id",
+    "near_duplicates",
+    "warnings",
+}
 READ_KEYS = {
     "key",
     "path",

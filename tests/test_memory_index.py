@@ -222,3 +222,94 @@ def test_split_is_lossless_on_odd_notes(vault, text):
     assert sum(r["bytes"] for r in applied["coverage"]) == len(source)
     Journal(vault.root).undo(applied["transaction_id"])
     assert (vault.root / "n.md").read_bytes() == source
+
+
+# -- secrets never enter or leave the INDEX ------------------------------------------
+
+# Built by concatenation so the repository holds no secret-shaped literal.
+GHP = "ghp_" + "a1B2" * 9
+TK = "tk" + "_" + "d2867328c41a00d68ec55c016d6d604f4d626e30"
+PW = "hunter2" + "-zebra-41"
+
+
+def _files_under(root) -> str:
+    """Every file name and text under ``root``, as one string."""
+    parts = []
+    for file in sorted(root.rglob("*")):
+        parts.append(str(file.relative_to(root)))
+        if file.is_file():
+            parts.append(file.read_bytes().decode("utf-8", "replace"))
+    return "\n".join(parts)
+
+
+def test_register_stores_and_serves_triggers_redacted(ops):
+    index = MemoryIndex(ops.root)
+    route = index.register(f"deploy with {GHP}", "runbooks/kafka.md")
+    assert GHP not in route["trigger"] and "[REDACTED:github_token]" in route["trigger"]
+    assert GHP not in (ops.root / ROUTES_FILE).read_text(encoding="utf-8")
+    assert GHP not in index.render()["text"]
+    # The exact trigger as the caller knows it still opens the note.
+    opened = index.open(f"deploy with {GHP}")
+    assert opened["matched"] and opened["documents"][0]["path"] == "runbooks/kafka.md"
+    assert GHP not in json.dumps(opened)
+
+
+def test_a_routes_file_holding_a_secret_is_served_redacted(ops):
+    (ops.root / INDEX_DIR).mkdir(parents=True)
+    routes = [
+        {"trigger": f"password: {PW}", "path": "people/alice.md"},
+        {"trigger": f"token {TK}", "path": "runbooks/kafka.md"},
+    ]
+    (ops.root / ROUTES_FILE).write_text(
+        json.dumps({"format": "mnemosyne-memory-index/1", "routes": routes}), encoding="utf-8"
+    )
+    index = MemoryIndex(ops.root)
+    served = json.dumps(
+        [index.routes(), index.render(), index.read("runbooks"), index.check()]
+        + [index.render(budget_tokens=1)]
+    )
+    assert PW not in served and TK not in served
+    assert "[REDACTED:key_value]" in served and "[REDACTED:prefixed_token]" in served
+    # The next write cleans the file itself.
+    index.register("kafka retention", "runbooks/kafka.md")
+    on_disk = (ops.root / ROUTES_FILE).read_text(encoding="utf-8")
+    assert PW not in on_disk and TK not in on_disk
+
+
+def test_split_names_parts_and_routes_after_the_redacted_heading(vault):
+    text = (
+        "# Handbook\n\nLead.\n\n"
+        f"## Deploy with {GHP}\n\nSteps.\n\n## Database password: {PW}\n\nRotate it.\n"
+    )
+    vault.write("ops/handbook.md", text, dedent=False)
+    index = MemoryIndex(vault.root)
+    preview = index.split("ops/handbook.md")
+    assert GHP not in json.dumps(preview) and PW not in json.dumps(preview)
+    applied = index.split("ops/handbook.md", apply=True, plan_id=preview["plan_id"])
+    assert applied["mode"] == "applied"
+    names = [p.name for p in (vault.root / "ops/handbook").iterdir()]
+    assert len(names) == 2 and not any(GHP in n or PW in n for n in names)
+    # The parts keep their bytes (lossless); the routes and the source's links do not
+    # repeat the secret.
+    parts = "".join((vault.root / "ops/handbook" / n).read_text() for n in sorted(names))
+    assert GHP in parts
+    assert GHP not in (vault.root / ROUTES_FILE).read_text(encoding="utf-8")
+    assert GHP not in (vault.root / "ops/handbook.md").read_text(encoding="utf-8")
+    assert GHP not in json.dumps(index.routes()) and PW not in index.render()["text"]
+
+
+def test_memory_md_import_redacts_titles_and_hooks(vault):
+    vault.write("notes/deploy.md", "# Deploy\n")
+    vault.write(
+        "MEMORY.md",
+        f"- [Deploy token {TK}](notes/deploy.md) — password: {PW}\n"
+        f"- [Deploy {GHP}](notes/deploy.md)\n",
+        dedent=False,
+    )
+    index = MemoryIndex(vault.root)
+    preview = index.import_memory_md()
+    index.import_memory_md(apply=True, plan_id=preview["plan_id"])
+    served = json.dumps([preview, index.routes(), index.render()])
+    files = _files_under(vault.root / INDEX_DIR)
+    for secret in (TK, PW, GHP):
+        assert secret not in served and secret not in files

@@ -58,6 +58,8 @@ def test_a_crash_before_the_rename_leaves_the_old_bytes_and_no_temp_file(
     real_replace = os.replace
 
     def crash(src, dst, *args, **kwargs):
+        if Path(dst).name != "ledger.md":
+            return real_replace(src, dst, *args, **kwargs)  # the journal entry
         written.append(Path(src).read_bytes())  # the temp file was complete
         raise OSError(28, "No space left on device")
 
@@ -68,6 +70,9 @@ def test_a_crash_before_the_rename_leaves_the_old_bytes_and_no_temp_file(
     assert b"new line" in written[0]
     assert (folder / "ledger.md").read_bytes() == before
     assert sorted(os.listdir(folder)) == ["ledger.md"]
+    # The append's journal entry was rolled back, so undo --last cannot pick it.
+    newest = memory.journal(limit=1)["transactions"][0]
+    assert newest["operation"] == "append" and newest["state"] == "rolled_back"
 
 
 def test_writes_through_a_symlinked_folder_are_refused(memory, vault, tmp_path):
@@ -386,3 +391,143 @@ def test_restore_preview_writes_nothing(memory, vault):
     assert preview["mode"] == "preview"
     assert preview["moves"] == [{"from": "_archive/ops/kafka-notes.md", "to": "ops/kafka-notes.md"}]
     assert sorted((p, p.read_bytes()) for p in vault.root.rglob("*.md")) == before
+
+
+# --- journaled writes ----------------------------------------------------------------------
+
+
+def test_replace_and_append_are_journaled_and_undone_byte_exact(memory, vault):
+    vault.write_bytes("ops/runbook.md", CRLF_NOTE + b"A long runbook.\r\n" * 100)
+    original = (vault.root / "ops/runbook.md").read_bytes()
+    version = memory.get_note("runbook")["version"]
+    replaced = memory.write_note("runbook", "oops", mode="replace", expected_version=version)
+    entry = memory._journal.get(replaced["transaction_id"])
+    assert entry["operation"] == "replace" and entry["paths"] == ["ops/runbook.md"]
+    assert entry["changes"][0]["before_sha256"] == hashlib.sha256(original).hexdigest()
+    appended = memory.write_note("runbook", "and more", mode="append")
+    assert appended["transaction_id"] != replaced["transaction_id"]
+    memory.undo(appended["transaction_id"])
+    assert memory.get_note("runbook")["version"] == replaced["version"]
+    undone = memory.undo(last=True, kind="write")
+    assert undone["transaction_id"] == replaced["transaction_id"]
+    assert undone["mode"] == "applied" and undone["description"].startswith(
+        "replace of ops/runbook.md"
+    )
+    assert (vault.root / "ops/runbook.md").read_bytes() == original
+    assert "A long runbook" in memory.get_note("runbook")["text"]  # index refreshed
+
+
+def test_undo_of_a_create_removes_the_new_note(memory, vault):
+    before = snapshot(vault.root)
+    created = memory.write_note("Fresh idea", "text", zone="ideas")
+    assert (vault.root / created["path"]).exists()
+    assert memory.undo(created["transaction_id"])["operation"] == "create"
+    assert snapshot(vault.root) == before and not (vault.root / "ideas").exists()
+    with pytest.raises(NoteNotFoundError):
+        memory.get_note("fresh-idea")
+
+
+def test_undo_of_a_write_refuses_a_later_edit_as_a_version_conflict(memory, vault):
+    from birkin_mnemosyne.errors import UndoConflictError
+
+    vault.write("log.md", "# Log\n\nfirst\n")
+    appended = memory.write_note("log", "second", mode="append")
+    later = (vault.root / "log.md").read_bytes() + b"by hand\n"
+    (vault.root / "log.md").write_bytes(later)
+    preview = memory.undo(appended["transaction_id"], confirm=False)
+    assert preview["mode"] == "preview" and preview["undoable"] is False
+    assert preview["changed_since"] == ["log.md"]
+    with pytest.raises(VersionConflictError) as caught:
+        memory.undo(appended["transaction_id"])
+    assert isinstance(caught.value, UndoConflictError) and isinstance(caught.value, JournalError)
+    assert caught.value.current_versions == {"log.md": hashlib.sha256(later).hexdigest()}
+    assert "log.md changed since it was applied" in str(caught.value)
+    assert (vault.root / "log.md").read_bytes() == later
+
+
+def test_undo_last_picks_by_kind_and_checks_its_arguments(memory, vault):
+    vault.write("a.md", "# A\n")
+    moved = memory.rezone("a", "attic")
+    written = memory.write_note("Note b", "b")
+    preview = memory.undo(last=True, confirm=False)
+    assert preview["transaction_id"] == written["transaction_id"]
+    assert (vault.root / "note-b.md").exists()  # a preview changes nothing
+    assert memory.undo(kind="move")["transaction_id"] == moved["transaction_id"]
+    with pytest.raises(InvalidInputError, match="not of kind 'move'"):
+        memory.undo(written["transaction_id"], kind="move")
+    with pytest.raises(InvalidInputError, match="not both or neither"):
+        memory.undo()
+    with pytest.raises(InvalidInputError, match="kind must be"):
+        memory.undo(last=True, kind="Write!")
+    memory.undo(last=True)
+    with pytest.raises(NoteNotFoundError, match="nothing to undo"):
+        memory.undo(last=True, kind="write")
+
+
+# --- state folders linked out of the vault ------------------------------------------------
+
+
+def _link(link: Path, target: Path) -> None:
+    link.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        link.symlink_to(target, target_is_directory=True)
+    except OSError:
+        pytest.skip("symlinks are not available here")
+
+
+@pytest.mark.parametrize("linked", [".mnemosyne", ".mnemosyne/state"])
+def test_usage_state_is_never_written_through_a_linked_folder(vault, tmp_path, linked):
+    vault.write("a.md", "# A\n\nalpha\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _link(vault.root / linked, outside)
+    memory = VaultMemory(vault.root, clock=lambda: T0, recover=False)
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        memory.record_access("a")
+    assert not list(outside.rglob("usage.json"))
+    assert memory.search("alpha")[0]["path"] == "a.md"  # reads still work, without usage
+
+
+@pytest.mark.parametrize("linked", [".mnemosyne", ".mnemosyne/journal"])
+def test_the_journal_is_never_written_through_a_linked_folder(vault, tmp_path, linked):
+    vault.write("a.md", "# A\n\nalpha\n")
+    outside = tmp_path / "outside"
+    (outside / "journal").mkdir(parents=True)
+    _link(vault.root / linked, outside if linked == ".mnemosyne" else outside / "journal")
+    (outside / "journal" / "20260302T101530Z-3fa9c1.json").write_text("torn", encoding="utf-8")
+    memory = VaultMemory(vault.root, clock=lambda: T0)
+    assert [r["state"] for r in memory.recovered] == ["refused"]
+    assert "symbolic link" in memory.recovered[0]["problems"][0]
+    before = sorted(p.name for p in outside.rglob("*"))
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        memory.write_note("b", "beta")
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        memory.rezone("a", "attic")
+    assert sorted(p.name for p in outside.rglob("*")) == before  # nothing renamed or added
+    assert snapshot(vault.root) == {"a.md": b"# A\n\nalpha\n"}
+
+
+@pytest.mark.parametrize("linked", [".mnemosyne/handoffs", ".mnemosyne/memory-index"])
+def test_session_state_is_never_written_through_a_linked_folder(vault, tmp_path, linked):
+    from birkin_mnemosyne.handoffs import HandoffScope, HandoffStore
+    from birkin_mnemosyne.memory_index import MemoryIndex
+
+    vault.write("a.md", "# A\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    _link(vault.root / linked, outside)
+    with pytest.raises(InvalidPathError, match="symbolic link"):
+        if linked.endswith("handoffs"):
+            HandoffStore(vault.root).capture(HandoffScope("atlas"), {"work_done": "x"})
+        else:
+            MemoryIndex(vault.root).register("anything about a", "a.md")
+    assert list(outside.iterdir()) == []
+
+
+def test_an_absolute_zone_is_refused_not_made_relative(memory, vault):
+    with pytest.raises(InvalidPathError, match="absolute"):
+        memory.write_note("Passwd", "x", zone="/etc")
+    vault.write("a.md", "# A\n")
+    with pytest.raises(InvalidPathError, match="write 'etc' for the vault folder etc/"):
+        memory.rezone("a", "/etc")
+    assert not (vault.root / "etc").exists()

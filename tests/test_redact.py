@@ -16,6 +16,7 @@ from birkin_mnemosyne.redact import (
     DEFAULT_REDACTOR,
     FAMILIES,
     HASH_FILE_FORMAT,
+    RULES_VERSION,
     Redactor,
     SecretHashes,
     hash_secret,
@@ -53,6 +54,14 @@ BEARER = "ya29" + ".a0Af" + "H6SMB" * 6 + "9"
 MD5 = "9e107d9d372bb682" + "6bd81d3542a419d6"
 GIT_SHA = "2fd4e1c67a2d28fc" + "ed849ee1bb76e739" + "1b93eb12"
 SHA256_UPPER = ("E3B0C44298FC1C14" + "9AFBF4C8996FB924") * 2
+
+# Vendor-prefixed keys the named families do not cover (prefixed_token); the random
+# parts are fixed strings that look like what the vendors issue.
+GLPAT = "gl" + "pat-" + "xYz12AbCdEfGhIjKlMnO"
+HF = "hf" + "_" + "aBcDeFgHiJkLmNoPqRsTuVwXyZqRpLmN"
+NPM = "np" + "m_" + "pCAsEZX9JjqPTWS53sB32sQT9j1BYtIJfKuL"
+TK_HEX = "tk" + "_" + "d2867328c41a00d68ec55c016d6d604f4d626e30"
+DOP = "dop" + "_v1_" + "4d85a26106103f1380589dbaba0983303526782884604a9c1e2d3f4a5b6c7d8e"
 
 PRIVATE_KEY_LABELS = ["RSA ", "OPENSSH ", "EC ", "DSA ", "ENCRYPTED ", ""]
 
@@ -142,6 +151,14 @@ POSITIVE = [
         "key_value",
         "line-two",
     ),
+    (f"snippet shows {TK_HEX} in full", "prefixed_token", TK_HEX),
+    (f"gitlab {GLPAT}", "prefixed_token", GLPAT),
+    (f"HF_TOKEN is {HF}.", "prefixed_token", HF),
+    (f"//registry.npmjs.org/:_authToken={NPM}", "prefixed_token", NPM),
+    (f"do {DOP}", "prefixed_token", DOP),
+    (f"glued MY_{TK_HEX}", "prefixed_token", TK_HEX),
+    (f"export FOO_TOKEN={TK_HEX}", "prefixed_token", TK_HEX),
+    ("export X_PASSWORD=" + "pl41n-pw-9", "key_value", "pl41n-pw-9"),
     (f"md5 {MD5}", "hex", MD5),
     (f"commit {GIT_SHA} fixed it", "hex", GIT_SHA),
     (f"digest sha256:{SHA256_UPPER}", "hex", SHA256_UPPER),
@@ -183,6 +200,13 @@ FALSE_POSITIVES = [
     "git@github.com:org/repo.git and ssh://git@github.com/org/repo",
     "if password == expected: return",
     "Python's secrets module; tokens: 1200; credentials file",
+    "read_only_replica_count = 3; max_connection_pool_size_per_worker_v2 = 8",
+    "def test_ExtremelyLongCamelCaseFunctionName2(): getUserAccountSettingsForTenant",
+    "numpy-1.26.4-cp312-cp312-manylinux_2_17_x86_64.whl and ubuntu_2204jammyjellyfishamd64",
+    "request req-123e4567-e89b-12d3-a456-426614174000 failed",
+    "see /srv/app/releases/2026_03_02_build_artifacts/main-3f9a2b7c8d1e4f6a.js",
+    "x_aaaaaaaaaa1111111111bbbbbbbb is repetitive, not random",
+    "state-of-the-art retrieval-augmented-generation pipelines-for-everyone",
 ]
 
 
@@ -306,6 +330,9 @@ def test_fingerprint_tracks_the_configuration(tmp_path):
     # What runs decides it: hashes with secret_hash disabled redact like no hashes.
     assert Redactor(["secret_hash"], hashes).fingerprint == Redactor().fingerprint
     assert len(DEFAULT_REDACTOR.fingerprint) < 40
+    # The rules version is in it: a cache built under older rules is rebuilt.
+    assert DEFAULT_REDACTOR.fingerprint.startswith(f"redact{RULES_VERSION}-")
+    assert RULES_VERSION >= 2  # 2 added prefixed_token
 
 
 # ------------------------------------------------------------------- secret hashes
@@ -510,6 +537,10 @@ FRAGMENTS = [
     "hooks.slack.com/services/",
     STRIPE,
     GOOGLE,
+    TK_HEX,
+    "tk_",
+    "_",
+    "-",
     ",",
     ";",
     "&",

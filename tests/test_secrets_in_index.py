@@ -157,6 +157,7 @@ FAMILY_SAMPLES = {
     "bearer_token": "ya29" + ".a0Af" + "H6SMB" * 6 + "9",
     "key_value": "Plat1num" + "-otter-93",
     "hex": "2fd4e1c67a2d28fc" + "ed849ee1bb76e739" + "1b93eb12",
+    "prefixed_token": "tk" + "_" + "d2867328c41a00d68ec55c016d6d604f4d626e30",
 }
 # The part of each sample that must never be seen again.
 FAMILY_SECRET = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from birkin_mnemosyne.errors import InvalidInputError, NoteNotFoundError
@@ -87,3 +89,19 @@ def test_a_trigger_matches_only_when_all_its_words_occur_in_the_task(ops):
     assert reader.read([], task="the database is slow")["files"] == []
     bundle = reader.read([], task="who is the BILLING owner?")
     assert [f["path"] for f in bundle["files"]] == ["people/alice.md"]
+
+
+def test_a_bundle_never_serves_a_planted_secret(vault):
+    ghp = "ghp_" + "a1B2" * 9
+    password = "hunter2" + "-zebra-41"
+    vault.write("ops/deploy.md", f"# Deploy\n\npassword: {password}\n")
+    index = MemoryIndex(vault.root)
+    index.register(f"deploying with {ghp}", "ops/deploy.md")
+    HandoffStore(vault.root).capture(HandoffScope("atlas"), {"next_step": f"revoke {ghp}"})
+    bundle = StartupReader(vault.root).read(
+        ["ops/deploy.md"], task=f"deploying with {ghp}", project_key="atlas"
+    )
+    served = json.dumps(bundle)
+    assert ghp not in served and password not in served
+    assert bundle["handoff"]["fields"]["next_step"] == "revoke [REDACTED:github_token]"
+    assert StartupReader(vault.root).verify(bundle)["exact"]

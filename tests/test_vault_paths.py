@@ -49,6 +49,13 @@ def test_zones():
     assert check_zone("projects/atlas/") == "projects/atlas"
     with pytest.raises(InvalidPathError, match="traversal"):
         check_zone("projects/../../etc")
+    # An absolute zone is refused, never quietly made relative.
+    for absolute in ("/etc", "/etc/", "//server/share", "C:/Windows"):
+        with pytest.raises(InvalidPathError) as caught:
+            check_zone(absolute)
+        assert caught.value.rule == "absolute"
+    with pytest.raises(InvalidPathError, match="write 'etc' for the vault folder etc/"):
+        check_zone("/etc")
     assert zone_of("a/b/c.md") == "a/b" and zone_of("c.md") == ""
     assert zone_of("_archive/a/b.md") == "a"
 

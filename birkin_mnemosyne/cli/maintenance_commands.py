@@ -6,9 +6,6 @@ from ..engine import Mnemosyne
 from .common import CommandError, add_command, add_json_flag, open_memory
 from .output import Progress, describe_labels, note, print_json, print_transaction, warn
 
-# How far back ``undo --last`` looks for a change that can still be undone.
-LAST_SEARCH_DEPTH = 200
-
 
 def register_label(sub):
     p = add_command(
@@ -99,11 +96,17 @@ def register_undo(sub):
         "undo",
         help="put back the exact bytes of a journaled change",
         description=(
-            "Undo a journaled change (forget, restore, rezone, label, init, imports): every\n"
-            "file goes back byte for byte. Refused (exit 3) when a file changed since.\n"
-            "--last undoes the newest change that can still be undone."
+            "Undo a journaled change (remember, append, replace, forget, restore, rezone,\n"
+            "label, init, imports): every file goes back byte for byte. Refused (exit 3)\n"
+            "when a file changed since. --last undoes the newest change that can still be\n"
+            "undone, --kind write (or move, or an operation name) the newest of that kind;\n"
+            "both name what they undo. --dry-run only says what would be undone."
         ),
-        examples=["mnemosyne undo 20260302T101530Z-4f2a9c", "mnemosyne undo --last"],
+        examples=[
+            "mnemosyne undo 20260302T101530Z-4f2a9c",
+            "mnemosyne undo --last --dry-run",
+            "mnemosyne undo --last --kind write",
+        ],
     )
     p.add_argument(
         "transaction_id",
@@ -112,31 +115,40 @@ def register_undo(sub):
         help="the id printed by the change (see `mnemosyne journal`)",
     )
     p.add_argument("--last", action="store_true", help="undo the newest committed change")
+    p.add_argument(
+        "--kind",
+        metavar="KIND",
+        help="with --last: only a change of this kind (write = remember/append/replace, "
+        "move = forget/restore/rezone, or an operation name such as label)",
+    )
+    p.add_argument(
+        "--dry-run", action="store_true", help="only say what would be undone; change nothing"
+    )
     add_json_flag(p)
     p.set_defaults(handler=run_undo)
     return p
 
 
 def run_undo(args) -> int:
-    if (args.transaction_id is None) == (not args.last):
+    last = args.last or (args.kind is not None and args.transaction_id is None)
+    if (args.transaction_id is None) == (not last):
         raise CommandError(
             "give a TRANSACTION_ID or --last, not both or neither — "
             "`mnemosyne journal` lists the ids"
         )
     with open_memory(args) as memory:
-        tid = args.transaction_id
-        if args.last:
-            rows = memory.journal(LAST_SEARCH_DEPTH)["transactions"]
-            tid = next((r["transaction_id"] for r in rows if r["state"] == "committed"), None)
-            if tid is None:
-                raise CommandError(
-                    "nothing to undo — the journal holds no committed change", exit_code=1
-                )
-        result = memory.undo(tid)
+        result = memory.undo(
+            args.transaction_id, last=last, kind=args.kind, confirm=not args.dry_run
+        )
     if args.json:
         print_json(result)
         return 0
-    print(f"undid {result['transaction_id']} ({result['operation']})")
+    if result["mode"] == "preview":
+        print(f"would undo {result['transaction_id']}: {result['description']}")
+        for path in result["changed_since"]:
+            warn(f"{path} changed since: the undo would be refused")
+        return 0 if result["undoable"] else 3
+    print(f"undid {result['transaction_id']}: {result['description']}")
     for path in result["paths"]:
         print(f"  {path}")
     return 0

@@ -1,5 +1,6 @@
 """Subcommands that write or move one note: remember, append, replace, forget, restore,
-rezone. Writes are atomic and locked; moves are journaled and undone with ``undo``."""
+rezone. Writes are atomic and locked; writes and moves are journaled and undone with
+``undo``."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ def _print_write(result: dict, verb: str) -> None:
     print(f"{verb} {result['path']}")
     print(f"key:     {result['key']}")
     print(f"version: {result['version']}")
+    if result.get("transaction_id"):
+        print(f"undo:    mnemosyne undo {result['transaction_id']}")
     for message in result["warnings"]:
         warn(message)
     for twin in result["near_duplicates"]:

@@ -95,7 +95,7 @@ class _Parts:
             self.lock_timeout = getattr(vault, "_lock_timeout", None)
         else:
             self.engine = Mnemosyne(vault)
-            self.usage = UsageStore(self.engine.vault / STATE_DIR)
+            self.usage = UsageStore(self.engine.vault / STATE_DIR, root=self.engine.vault)
             self.lock_timeout = None
         self.vault: Path = self.engine.vault
 

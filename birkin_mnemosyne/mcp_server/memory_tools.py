@@ -312,16 +312,33 @@ class Door:
         self,
         transaction_id: Annotated[
             str | None,
-            Field(description="from a forget/restore/rezone result; omit to list recent ones"),
+            Field(description="from a write/forget/restore/rezone result; omit to list"),
         ] = None,
+        last: Annotated[
+            bool, Field(description="true: undo the newest committed operation (of kind)")
+        ] = False,
+        kind: Annotated[
+            str | None,
+            Field(
+                description="with last: 'write' (create/append/replace), 'move' "
+                "(archive/restore/rezone) or an operation name such as 'label'"
+            ),
+        ] = None,
+        confirm: Annotated[
+            bool, Field(description="false: only say what would be undone (a preview)")
+        ] = True,
         limit: Annotated[int, Field(description="how many recent operations to list")] = 10,
     ) -> Annotated[CallToolResult, UndoResult]:
-        """Reverse a journaled operation (archive, restore, rezone, label change),
-        putting back the exact bytes and paths; refused if a file changed since.
-        Without transaction_id, lists recent operations instead (nothing is undone)."""
-        if transaction_id is None:
+        """Reverse a journaled operation (a write, archive, restore, rezone, label change),
+        putting back the exact bytes and paths; refused if a file changed since. The
+        result's description names what was undone. last=true with kind='write' undoes
+        your newest write. Without transaction_id, last or kind, lists recent operations
+        instead (nothing is undone)."""
+        if transaction_id is None and not last and kind is None:
             return tool_result(self.call(self.memory.journal, limit))
-        return tool_result(self.call(self.memory.undo, transaction_id))
+        return tool_result(
+            self.call(self.memory.undo, transaction_id, last=last, kind=kind, confirm=confirm)
+        )
 
     # -- resources and prompt ------------------------------------------------------------
 

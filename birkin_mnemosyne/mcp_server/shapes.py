@@ -147,6 +147,9 @@ class WriteResult(Shape):
     path: str
     version: str = Field(description="the note's new version")
     created: bool
+    transaction_id: str | None = Field(
+        None, description="memory_undo with it puts the note's previous bytes back"
+    )
     near_duplicates: list[NearDuplicate] = Field(
         description="existing notes very like this one: consider merging into them"
     )
@@ -208,6 +211,9 @@ class UndoResult(Shape):
     state: str | None = None
     operation: str | None = None
     paths: list[str] | None = None
+    description: str | None = Field(
+        None, description="what was (or, in a preview, would be) undone, in one line"
+    )
 
 
 class UsageResult(Shape):

@@ -8,12 +8,22 @@ byte for byte; usage records travel with the notes they belong to. ``forget`` an
 from __future__ import annotations
 
 import posixpath
+import re
 
 from .. import notes_io as nio
-from ..errors import InvalidInputError, NoteExistsError, WriteRefusedError
+from ..errors import InvalidInputError, NoteExistsError, NoteNotFoundError, WriteRefusedError
 from ..journal import FileChange, check_transaction_id
 from ..vault_paths import check_note_path, check_zone
 from .base import MemoryBase, check_int, sha256_hex
+
+#: What ``undo(kind=...)`` accepts besides an exact operation name.
+UNDO_KINDS: dict[str, tuple[str, ...]] = {
+    "write": ("create", "append", "replace"),
+    "move": ("archive", "restore", "rezone"),
+}
+# How far back ``undo(last=True)`` looks for a change that can still be undone.
+LAST_SEARCH_DEPTH = 200
+_KIND_RE = re.compile(r"[a-z][a-z-]{0,40}")
 
 
 class LifecycleMixin(MemoryBase):
@@ -142,14 +152,57 @@ class LifecycleMixin(MemoryBase):
 
     # -- journal -----------------------------------------------------------------------
 
-    def undo(self, transaction_id: str) -> dict:
+    def undo(
+        self,
+        transaction_id: str | None = None,
+        *,
+        last: bool = False,
+        kind: str | None = None,
+        confirm: bool = True,
+    ) -> dict:
         """Put back the exact bytes and paths of a journaled operation.
 
-        Refused (``JournalError``) when a file changed since the operation.
+        Name it by ``transaction_id``, or pass ``last=True`` for the newest committed
+        one, of ``kind`` when given (``"write"``: create/append/replace, ``"move"``:
+        archive/restore/rezone, or an operation name such as ``"label"``); ``kind``
+        alone implies ``last``. ``confirm=False`` only previews: what would be undone
+        (``description``) and which files changed since (``changed_since``). Refused
+        with ``UndoConflictError`` (a ``VersionConflictError``) when a file changed since
+        the operation, so a later edit is never overwritten.
         """
-        transaction_id = check_transaction_id(transaction_id)
+        if kind is not None:
+            kind = self._check_kind(kind)
+            last = last or transaction_id is None
+        if not isinstance(last, bool) or (transaction_id is None) == (not last):
+            raise InvalidInputError(
+                "give a transaction_id or last=True, not both or neither — journal() lists the ids"
+            )
         with self._lock():
+            if last:
+                transaction_id = self._last_undoable(kind)
+            transaction_id = check_transaction_id(transaction_id)
             entry = self._journal.get(transaction_id)
+            if kind is not None and entry["operation"] not in UNDO_KINDS.get(kind, (kind,)):
+                raise InvalidInputError(
+                    f"transaction {transaction_id} is a {entry['operation']!r}, not of kind "
+                    f"{kind!r} — drop kind, or pick another id from journal()"
+                )
+            about = {
+                "transaction_id": transaction_id,
+                "operation": entry["operation"],
+                "created": entry["created"],
+                "description": describe_transaction(entry),
+            }
+            if not confirm:
+                changed = self._journal.changed_since(transaction_id)
+                return {
+                    "mode": "preview",
+                    **about,
+                    "state": entry["state"],
+                    "paths": entry["paths"],
+                    "changed_since": sorted(changed),
+                    "undoable": entry["state"] in ("committed", "undoing") and not changed,
+                }
             result = self._journal.undo(transaction_id)
             moves = entry["meta"].get("moves") or []
             back = [
@@ -160,8 +213,45 @@ class LifecycleMixin(MemoryBase):
             if back:
                 self._carry_usage(back)
             self.engine.refresh(paths=result["paths"])
-        return {**result, "operation": entry["operation"]}
+        return {"mode": "applied", **about, **result}
+
+    @staticmethod
+    def _check_kind(kind: object) -> str:
+        if not isinstance(kind, str) or not _KIND_RE.fullmatch(kind):
+            raise InvalidInputError(
+                f"kind must be {', '.join(map(repr, UNDO_KINDS))} or an operation name such "
+                f"as 'label', got {kind!r}"
+            )
+        return kind
+
+    def _last_undoable(self, kind: str | None) -> str:
+        """The newest committed transaction (of ``kind``) within the recent journal."""
+        rows = self._journal.list(LAST_SEARCH_DEPTH)
+        wanted = UNDO_KINDS.get(kind, (kind,)) if kind is not None else None
+        for row in rows:
+            if row["state"] == "committed" and (wanted is None or row["operation"] in wanted):
+                return row["transaction_id"]
+        what = "change" if kind is None else f"{kind!r} change"
+        seen = sorted({row["operation"] for row in rows if row["operation"]})
+        hint = f" (operations in it: {', '.join(seen)})" if seen and kind is not None else ""
+        raise NoteNotFoundError(
+            f"nothing to undo — the last {len(rows)} journal entries hold no committed "
+            f"{what}{hint}; `mnemosyne journal` lists them"
+        )
 
     def journal(self, limit: int = 20) -> dict:
         """Recent journaled operations, newest first."""
         return {"transactions": self._journal.list(check_int(limit, "limit", 0))}
+
+
+def describe_transaction(entry: dict) -> str:
+    """One line naming what a journal entry did: ``replace of ops/x.md (2026-03-02T10:00:00Z)``."""
+    moves = entry.get("meta", {}).get("moves") or []
+    pairs = [m for m in moves if isinstance(m, list) and len(m) == 2]
+    if pairs and len(pairs) <= 3:
+        what = ", ".join(f"{old} -> {new}" for old, new in pairs)
+    else:
+        paths = entry.get("paths") or [c["path"] for c in entry.get("changes", [])]
+        what = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    when = (entry.get("created") or "")[:19]
+    return f"{entry['operation']} of {what}" + (f" ({when}Z)" if when else "")

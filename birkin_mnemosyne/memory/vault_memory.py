@@ -86,7 +86,7 @@ class VaultMemory(
             self.config.evidence_required if evidence_required is None else evidence_required
         )
         self.max_note_bytes = self._max_note_bytes()
-        self.usage = UsageStore(self.vault / STATE_DIR)
+        self.usage = UsageStore(self.vault / STATE_DIR, root=self.vault)
         self._journal = Journal(self.vault, lock_timeout=lock_timeout)
         VaultLock(self.vault, timeout=lock_timeout)  # validates lock_timeout early
         self._plans = OrderedDict()

@@ -3,6 +3,12 @@
 A create never overwrites; a replace is conditional on ``expected_version``, checked
 under the vault lock right before the atomic write. Every write reports the existing
 notes it nearly duplicates.
+
+Every write is one journaled transaction (``journal.Journal``: the note's bytes before
+and after), so ``undo(transaction_id)`` or ``undo(last=True, kind="write")`` puts back
+the exact prior bytes: a replace or append gets the old text back, a create is undone
+by removing the new file (the journal entry keeps its bytes). The undo is refused when
+the note changed since.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from ..errors import (
     WriteRefusedError,
 )
 from ..frontmatter import parse_frontmatter
+from ..journal import FileChange
 from ..labels import normalize_labels
 from ..redact import MARK_RE
 from ..vault_paths import check_note_path, check_zone, note_stem, slugify, zone_of
@@ -99,9 +106,9 @@ class WritingMixin(MemoryBase):
             )
         with self._lock():
             if mode == "create":
-                path, text = self._create(title, body, zone, fields, when, warnings)
+                path, text, transaction = self._create(title, body, zone, fields, when, warnings)
             else:
-                path, text = self._edit(
+                path, text, transaction = self._edit(
                     title, body, zone, mode, expected_version, fields, when, warnings
                 )
             self.engine.refresh(paths=[path])
@@ -112,9 +119,22 @@ class WritingMixin(MemoryBase):
             "version": sha256_hex(data),
             "created": mode == "create",
             "mode": mode,
+            "transaction_id": transaction,
             "near_duplicates": self._near_duplicates(path, text),
             "warnings": warnings,
         }
+
+    def _journaled_write(self, mode: str, path: str, before: bytes | None, after: bytes) -> str:
+        """Write one note as a journaled transaction; returns its transaction id."""
+        try:
+            result = self._journal.transaction(
+                mode, [FileChange(path, before, after)], meta={"mode": mode}
+            )
+        except OSError as exc:
+            raise WriteRefusedError(
+                f"could not write {path}: {exc.strerror or exc} — nothing was changed"
+            ) from exc
+        return result["transaction_id"]
 
     @staticmethod
     def _check_type(note_type: object) -> str | None:
@@ -125,7 +145,7 @@ class WritingMixin(MemoryBase):
             raise InvalidInputError(f"note_type must be one word or phrase, got {note_type!r}")
         return values[0]
 
-    def _create(self, title, body, zone, fields, when, warnings) -> tuple[str, str]:
+    def _create(self, title, body, zone, fields, when, warnings) -> tuple[str, str, str]:
         title, slug = nio.check_title(title)
         folder = check_zone(zone)
         path = check_note_path(f"{folder}/{slug}.md" if folder else f"{slug}.md")
@@ -153,7 +173,7 @@ class WritingMixin(MemoryBase):
         )
         data = text.encode("utf-8")
         nio.check_size(len(data), self.max_note_bytes, f"note {path}")
-        self._write(path, data)
+        transaction = self._journaled_write("create", path, None, data)
         live = self.engine.keys()  # path -> key of every live note
         twins = [p for p in live if p != path and note_stem(p).casefold() == slug.casefold()]
         if twins:
@@ -161,9 +181,11 @@ class WritingMixin(MemoryBase):
                 f"another note has the file name {slug}.md ({', '.join(sorted(twins))}); "
                 "keys of notes sharing a name are their paths without .md"
             )
-        return path, text
+        return path, text, transaction
 
-    def _edit(self, title, body, zone, mode, expected, fields, when, warnings) -> tuple[str, str]:
+    def _edit(
+        self, title, body, zone, mode, expected, fields, when, warnings
+    ) -> tuple[str, str, str]:
         path = self._resolve_for_write(title, zone)
         data = self._read(path)
         current = sha256_hex(data)
@@ -193,8 +215,7 @@ class WritingMixin(MemoryBase):
         )
         new = text.encode("utf-8")
         nio.check_size(len(new), self.max_note_bytes, f"note {path}")
-        self._write(path, new)
-        return path, text
+        return path, text, self._journaled_write(mode, path, data, new)
 
     def _resolve_for_write(self, title: object, zone: str | None) -> str:
         folder = None if zone is None else check_zone(zone)
