@@ -37,7 +37,7 @@ from .errors import (
 from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
 from .ranking import RankingParams, plan_query, rank, verdict
-from .redact import Redactor, load_secret_hashes
+from .redact import MARK_RE, Redactor, load_secret_hashes
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
 from .vault_paths import ARCHIVE_DIR, check_zone, note_stem
@@ -518,7 +518,8 @@ class Mnemosyne:
                     expansions=expansions,
                     expansion_units=query_units,
                     translations=self._translations(units, index),
-                    names=name_words(query),
+                    # from the redacted query: the verdict names these words back
+                    names=name_words(MARK_RE.sub(" ", self.redactor.redact(query))),
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
@@ -560,10 +561,7 @@ class Mnemosyne:
         hits = [self._hit(index, note, term_weights, provenance) for note in ranked]
         weak = signals_verdict["no_strong_match"]
         note = signals_verdict.get("absence_note")
-        signals = dict(signals_verdict["signals"])
-        if signals.get("missing_names"):
-            # query words, echoed: redacted like the query itself
-            signals["missing_names"] = [self.redactor.redact(w) for w in signals["missing_names"]]
+        signals = signals_verdict["signals"]
         if hybrid is not None:
             mode, reason = "hybrid", None
         elif self.semantic and exact:
@@ -578,7 +576,7 @@ class Mnemosyne:
             "hits": [] if weak else hits,
             "no_strong_match": weak,
             "confidence": signals_verdict.get("confidence", "low" if weak else "medium"),
-            "absence_note": self.redactor.redact(note) if note else None,
+            "absence_note": note,
             "best_weak": hits[:3] if weak else [],
             "signals": signals,
             "index": self.freshness(),

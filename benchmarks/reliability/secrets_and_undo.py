@@ -29,7 +29,8 @@ output means it was served verbatim. Then every door is read:
   headings).
 
 The caller's own words are not counted: the ``query`` field of a search response echoes
-what was asked (secrets are also used as queries, to check they find nothing).
+what was asked, and ``absence_note`` / ``signals.missing_names`` name the query words the
+vault never mentions (secrets are also used as queries, to check they find nothing).
 It prints, per door, how many outputs were read and how many planted secrets appeared
 verbatim in them. Every figure must be 0.
 
@@ -165,6 +166,15 @@ def _count(outputs: list[str], planted: list[dict]) -> int:
     return sum(item["secret"] in text for text in outputs for item in planted)
 
 
+def _drop_echo(response: dict) -> dict:
+    """A search response without the caller's own words (see the module docstring)."""
+    response.pop("query", None)
+    response.pop("absence_note", None)
+    if isinstance(response.get("signals"), dict):
+        response["signals"].pop("missing_names", None)
+    return response
+
+
 def _queries(planted: list[dict]) -> list[str]:
     return ["deploy credential", "rotate", "password", "staging", "token"] + [
         item["secret"][:200] for item in planted
@@ -175,8 +185,7 @@ def python_door(root: Path, planted: list[dict]) -> list[str]:
     outputs = []
     with VaultMemory(root) as memory:
         for query in _queries(planted):
-            response = memory.search_response(query, 10)
-            response.pop("query")
+            response = _drop_echo(memory.search_response(query, 10))
             outputs.append(json.dumps(response, ensure_ascii=False))
         listed = memory.list_notes(limit=200)
         outputs.append(json.dumps(listed, ensure_ascii=False))
@@ -220,8 +229,7 @@ def cli_door(root: Path, planted: list[dict]) -> list[str]:
             main(["--vault", str(root), *argv])
         text = out.getvalue()
         if argv[0] == "search" and text.strip().startswith("{"):
-            response = json.loads(text)
-            response.pop("query", None)  # the caller's own words
+            response = _drop_echo(json.loads(text))
             text = json.dumps(response, ensure_ascii=False)
         return text + err.getvalue()
 
@@ -265,8 +273,7 @@ def mcp_door(root: Path, planted: list[dict]) -> list[str] | None:
 
         for query in _queries(planted):
             result = await client.call_tool("memory_search", {"query": query})
-            response = dict(result.structured_content or {})
-            response.pop("query", None)
+            response = _drop_echo(dict(result.structured_content or {}))
             texts.append(json.dumps(response, ensure_ascii=False))
         listed = await tool("memory_list", {"limit": 200})
         for row in listed.get("notes", []):
@@ -312,8 +319,9 @@ def hermes_door(root: Path, planted: list[dict], workdir: Path) -> list[str] | N
         outputs = [provider.system_prompt_block()]
         for query in _queries(planted):
             outputs.append(provider.prefetch(f"how do we handle {query}"))
-            found = json.loads(provider.handle_tool_call("mnemosyne_search", {"query": query}))
-            found.pop("query", None)  # the caller's own words
+            found = _drop_echo(
+                json.loads(provider.handle_tool_call("mnemosyne_search", {"query": query}))
+            )
             outputs.append(json.dumps(found, ensure_ascii=False))
         for number in range(len(planted)):
             key = f"s{number:02d}"
