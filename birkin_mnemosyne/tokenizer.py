@@ -368,7 +368,7 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)]
             if (
                 suffix in ("ing", "ed")
-                and len(word) > _MIN_STEM
+                and len(word) >= _MIN_STEM
                 and word[-1] == word[-2]
                 and word[-1] not in "aeiouylsz"
             ):
