@@ -56,6 +56,7 @@ from .tokenizer import (
     is_hiragana,
     is_stopword,
     query_units,
+    tokenize,
 )
 
 __all__ = [
@@ -86,6 +87,16 @@ CURRENT_WORDS = frozenset(
 )
 # In a Han, kana or Hangul run the same words stand without spaces ("盘现在用了").
 CURRENT_IN_RUNS = ("现在", "目前", "当前", "現在", "現行", "현재", "지금", "요즘", "아직")
+# Headings that name a record's current state ("Status", "Decision", "New procedure
+# (current since ...)", "현재 설정"): a current-state question is answered there rather
+# than in the note's context or history, when such a section matches well enough.
+STATE_HEADING_WORDS = CURRENT_WORDS | frozenset(
+    unit[0]
+    for unit in query_units(
+        """status state decision decided new latest stand entscheidung neu neue aktueller
+        estado decisión nuevo nueva situación 상태 결정 신규 状態 決定 新 現状 状态 决定 现状"""
+    )
+)
 # A month's name in a query ("the disk incident in February") dates the question; like
 # the words above it scores (dated notes carry their month's names) without being a
 # unit the answer must cover.
@@ -115,6 +126,7 @@ class RankingParams:
     # Among a note's sections scoring at least this share of its best, an unmarked one
     # is shown before a stale one, and a newer one before an older one.
     section_tie_share: float = 0.9
+    state_section_share: float = 0.5
     part_coverage: float = 0.6
     # The verdict (``verdict``): calibrated on the Tessellate dev vault, see
     # docs/explanation/search.md.
@@ -399,6 +411,8 @@ class _Factors:
         self.boost = params.current_recency_boost if current else params.recency_boost
         self.half_life = params.current_half_life_days if current else params.recency_half_life_days
         self.max = (1.0 + self.boost) * multiplier_max
+        self.current = current
+        self.query_terms = frozenset(plan.terms[whole] for whole, _ in plan.unit_terms)
         self.priors = {"journal": params.prior_journal, "index": params.prior_index}
         self.stamps = section_stamps(index) if today is not None else None
         self._days: dict[str, float] = {}
@@ -438,6 +452,26 @@ class _Factors:
         return factor * self.multiplier_max
 
 
+_HEADING_TERMS: dict[str, frozenset[str]] = {}
+
+
+def _heading_terms(heading: str) -> frozenset[str]:
+    """The index terms of a heading (memoised: headings repeat across queries)."""
+    terms = _HEADING_TERMS.get(heading)
+    if terms is None:
+        if len(_HEADING_TERMS) > 50_000:
+            _HEADING_TERMS.clear()
+        terms = _HEADING_TERMS[heading] = frozenset(tokenize(heading)) if heading else frozenset()
+    return terms
+
+
+def _names_state(heading: str) -> bool:
+    """Whether a heading holds one of ``STATE_HEADING_WORDS``."""
+    return bool(_heading_terms(heading) & STATE_HEADING_WORDS) or any(
+        word in heading for word in CURRENT_IN_RUNS
+    )
+
+
 def pick_section(
     by_section: dict[int, float], factors: _Factors, params: RankingParams
 ) -> tuple[float, int, float]:
@@ -465,12 +499,29 @@ def pick_section(
                 second = value
             if (value * stale_factor if stale[sid] else value) >= floor:
                 ties += 1
+    if factors.current:
+        # A current-state question: the best matching section whose heading names the
+        # current state, if it scores at least ``state_section_share`` of the best.
+        headings = factors.index.sec_heading
+        floor_state = params.state_section_share * best_value
+        stated = [
+            sid
+            for sid, value in by_section.items()
+            if value >= floor_state and _names_state(headings[sid]) and not stale[sid]
+        ]
+        if stated:
+            best = max(stated, key=lambda sid: (by_section[sid], sid))
+            second = max((v for sid, v in by_section.items() if sid != best), default=0.0)
+            return by_section[best], best, second
     if ties:
         stamps = factors.stamps or section_stamps(factors.index)
 
+        headings, query_terms = factors.index.sec_heading, factors.query_terms
+
         def preference(sid: int) -> tuple:
             value = by_section[sid] * (stale_factor if stale[sid] else 1.0)
-            return (not stale[sid], stamps.of(sid) or "", value, sid)
+            named = len(_heading_terms(headings[sid]) & query_terms)
+            return (not stale[sid], named, stamps.of(sid) or "", value, sid)
 
         best = max(
             (

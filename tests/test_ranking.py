@@ -316,3 +316,44 @@ def test_a_section_whose_first_line_marks_it_superseded_is_stale(vault):
     )
     hits = Mnemosyne(vault.root).search("run deploy.sh on the bastion")
     assert hits[0]["heading"] == "Pipeline" and not hits[0]["stale"]
+
+
+def test_a_current_state_question_is_answered_from_the_section_naming_the_state(vault):
+    vault.write(
+        "projects/deposits.md",
+        """\
+        # Online deposits
+
+        ## Idea
+        Spanish clinics could ask patients for online deposits before the visit: a
+        Spanish clinic would ask for a deposit paid online by card.
+
+        ## Status
+        Online deposits for Spanish clinics are live since May.
+        """,
+    )
+    vault.write("projects/other.md", "# Reminders\n\nClinics send reminders before the visit.\n")
+    query = "can Spanish clinics ask for online deposits now"
+    assert Mnemosyne(vault.root).search(query)[0]["heading"] == "Status"
+    # the same words without "now" are answered by the best matching section
+    assert (
+        Mnemosyne(vault.root).search("can Spanish clinics ask for online deposits")[0]["heading"]
+        == "Idea"
+    )
+
+
+def test_among_near_tied_sections_the_one_whose_heading_names_the_query_is_shown(vault):
+    vault.write(
+        "journal/2026-06-03.md",
+        """\
+        # 2026-06-03
+
+        ### 06:05 — danube is primary again
+        Switchback done, writes on danube.
+
+        ### 06:40 — replica rebuilt
+        Rebuilt mekong, danube primary, writes fine.
+        """,
+    )
+    hit = Mnemosyne(vault.root).search("danube primary writes")[0]
+    assert hit["heading"] == "06:05 — danube is primary again"
