@@ -40,7 +40,7 @@ import zlib
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -169,11 +169,16 @@ class TermScores:
     df: int
     idf: float
     second_all: array  # second-best score per note of ``note_best``, 0.0 = one section
-    _bounds: tuple[float, SortedMap] | None = None
+    # per note of ``note_best``: the term's BM25F score in the note read as one document
+    # (its sections' term counts summed, normalised by the note's length)
+    whole: array = field(default_factory=lambda: array("d"))
+    _bounds: tuple[tuple[float, float], SortedMap] | None = None
 
-    def note_bounds(self, second_weight: float) -> SortedMap:
-        """note id -> best + second_weight x second-best section score (cached)."""
-        if self._bounds is None or self._bounds[0] != second_weight:
+    def note_bounds(self, second_weight: float, whole_weight: float = 0.0) -> SortedMap:
+        """note id -> best + second_weight x second-best section score + whole_weight x
+        the whole-note score (cached)."""
+        key = (second_weight, whole_weight)
+        if self._bounds is None or self._bounds[0] != key:
             best = self.note_best.values()
             second = self.second_all
             # best + sw * 0.0 == best: a note with one section keeps its best exactly.
@@ -181,8 +186,23 @@ class TermScores:
                 "d",
                 map(operator.add, best, map(operator.mul, itertools.repeat(second_weight), second)),
             )
-            self._bounds = (second_weight, SortedMap(self.note_best.keys(), bounds))
+            if whole_weight:
+                bounds = array(
+                    "d",
+                    map(
+                        operator.add,
+                        bounds,
+                        map(operator.mul, itertools.repeat(whole_weight), self.whole),
+                    ),
+                )
+            self._bounds = (key, SortedMap(self.note_best.keys(), bounds))
         return self._bounds[1]
+
+    def whole_of(self, nid: int) -> float:
+        """The whole-note score of note ``nid`` (0.0 when the note lacks the term)."""
+        keys = self.note_best.keys()
+        i = bisect.bisect_left(keys, nid)
+        return self.whole[i] if i < len(keys) and keys[i] == nid else 0.0
 
 
 @dataclass
@@ -800,6 +820,8 @@ class Index:
         blen, hlen = self.sec_blen, self.sec_hlen
         sec_note = self.sec_note
         tf_tilde: dict[int, float] = {}
+        note_counts: dict[int, list[int]] = {}  # note id -> [body tf, heading tf]
+        note_extra: dict[int, float] = {}  # note id -> title and tags part
         postings = self.sections.get(term)
         if postings is not None:
             ids, codes = postings
@@ -833,6 +855,15 @@ class Index:
                 code = codes[i]
                 values[i] += (code >> 8) * w_h / (base_h + slope_h * hlen[ids[i]])
             tf_tilde = dict(zip(ids, values))
+            # the note read as one document: raw counts summed per note
+            for sid, code in zip(ids, codes):
+                nid = sec_note[sid]
+                counts = note_counts.get(nid)
+                if counts is None:
+                    note_counts[nid] = [code & 255, code >> 8]
+                else:
+                    counts[0] += code & 255
+                    counts[1] += code >> 8
         field_postings = self.note_fields.get(term)
         if field_postings is not None:
             notes = self.notes
@@ -845,6 +876,7 @@ class Index:
                 extra = (code & 255) * w_t / (base_t + slope_t * self.note_tlen[nid]) + (
                     code >> 8
                 ) * w_g / (base_g + slope_g * self.note_glen[nid])
+                note_extra[nid] = extra
                 first = self.note_first[nid]
                 for sid in range(first, first + self.note_count[nid]):
                     tf_tilde[sid] = tf_tilde.get(sid, 0.0) + extra
@@ -893,6 +925,7 @@ class Index:
             order.sort()  # (sections out of note order: not written by this version)
         note_ids = array("I", order)
         second_keys = sorted(note_second)
+        whole = self._whole_scores(order, note_counts, note_extra, params)
         result = TermScores(
             SortedMap(array("I", sids), array("d", vals)),
             SortedMap(note_ids, array("d", map(note_best.__getitem__, order))),
@@ -903,6 +936,7 @@ class Index:
             df,
             idf,
             array("d", map(note_second.get, order, itertools.repeat(0.0))),
+            whole,
         )
         self._term_cache[term] = result
         self._term_cached_postings += df
@@ -910,6 +944,55 @@ class Index:
             oldest = next(iter(self._term_cache))
             self._term_cached_postings -= self._term_cache.pop(oldest).df
         return result
+
+    def _note_lengths(self, nid: int) -> tuple[int, int]:
+        """(body, headings) length of note ``nid``: its sections' summed (memoised)."""
+        lengths = self.derived.get("note_lengths")
+        if lengths is None:
+            lengths = self.derived["note_lengths"] = {}
+        found = lengths.get(nid)
+        if found is None:
+            first, count = self.note_first[nid], self.note_count[nid]
+            found = lengths[nid] = (
+                sum(self.sec_blen[first : first + count]),
+                sum(self.sec_hlen[first : first + count]),
+            )
+        return found
+
+    def _whole_scores(
+        self,
+        order: list[int],
+        note_counts: dict[int, list[int]],
+        note_extra: dict[int, float],
+        params: BM25FParams,
+    ) -> array:
+        """Per note of ``order``: BM25F of the term in the note read as one document.
+
+        The body and heading counts of its sections are summed and normalised by the
+        note's own lengths against the average note's (the ``b`` of each field), the
+        title and tags part is the sections' own, and idf is over notes. A paraphrase
+        spreads its words over a note's sections; no one section holds them all.
+        """
+        notes = max(self.live_notes, 1)
+        df = len(order)
+        idf = math.log(1.0 + (notes - df + 0.5) / (df + 0.5)) if df else 0.0
+        avg_b = (self._sum["blen"] / notes) or 1.0
+        avg_h = (self._sum["hlen"] / notes) or 1.0
+        base_b, slope_b = 1 - params.b_body, params.b_body / avg_b
+        base_h, slope_h = 1 - params.b_headings, params.b_headings / avg_h
+        w_b, w_h, k1 = params.w_body, params.w_headings, params.k1
+        factor = idf * (k1 + 1.0)
+        out = array("d")
+        for nid in order:
+            body, head = note_counts.get(nid, (0, 0))
+            x = note_extra.get(nid, 0.0)
+            if body or head:
+                length_b, length_h = self._note_lengths(nid)
+                x += body * w_b / (base_b + slope_b * length_b)
+                if head:
+                    x += head * w_h / (base_h + slope_h * length_h)
+            out.append(factor * x / (k1 + x) if x > 0 else 0.0)
+        return out
 
     def score_terms(self, terms: list[str], params: BM25FParams | None = None) -> QueryScores:
         """Summed BM25F scores of every live section for ``terms`` (used by tests/tools)."""
