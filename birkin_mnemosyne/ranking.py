@@ -986,7 +986,7 @@ def missing_names(plan: QueryPlan, scores: list[TermScores], params: RankingPara
         whole, parts = plan.unit_terms[unit]
         if scores[whole].df or unit in plan.alternatives:
             continue
-        if parts and any(c in word for c in "-_./@:"):
+        if parts and any(c in plan.terms[whole] for c in "-_./@:"):
             lettered = [p for p in parts if any(ch.isalpha() for ch in plan.terms[p])]
             found = sum(1 for p in lettered if scores[p].df)
             if lettered and found >= params.part_coverage * len(lettered):

@@ -361,3 +361,50 @@ def test_among_near_tied_sections_the_one_whose_heading_names_the_query_is_shown
     )
     hit = Mnemosyne(vault.root).search("danube primary writes")[0]
     assert hit["heading"] == "06:05 — danube is primary again"
+
+
+def _ops_vault(vault):
+    vault.write(
+        "runbooks/queue.md",
+        "# RabbitMQ queue backlog\n\nWhen the reminder queue keeps growing, check the consumers "
+        "of reminder-worker and the dead letter queue. Consumer group offsets are not used.\n",
+    )
+    vault.write(
+        "hosts/db1.md",
+        "# db1\n\nPostgreSQL primary at 10.40.1.12, floating IP 10.40.1.100 moves on failover. "
+        "The noshow-v3 model alias champion is served from here.\n",
+    )
+    vault.write("notes/misc.md", "# Misc\n\nPatients get text reminders the day before.\n")
+
+
+def test_a_question_naming_something_the_vault_never_mentions_is_absent(vault):
+    _ops_vault(vault)
+    engine = Mnemosyne(vault.root)
+    response = engine.search_response("How do we reset Kafka consumer group offsets?")
+    assert response["no_strong_match"] and response["hits"] == []
+    assert response["absence_note"] == "'Kafka' appears nowhere in the vault"
+    assert response["signals"]["missing_names"] == ["Kafka"]
+    assert response["best_weak"][0]["path"] == "runbooks/queue.md"
+    for query in ("Splunk 里的日志保留多少天？", "move the floating IP 10.40.1.99 to db2"):
+        assert engine.search_response(query)["no_strong_match"], query
+    # a name inside a German compound, written CamelCase
+    assert engine.search_response("Welchen Port nutzt der FastAPI-Dienst?")["no_strong_match"]
+
+
+def test_a_paraphrase_keeps_its_hits_with_a_confidence(vault):
+    _ops_vault(vault)
+    engine = Mnemosyne(vault.root)
+    response = engine.search_response(
+        "patients aren't getting their text reminders and the queue keeps growing"
+    )
+    assert not response["no_strong_match"] and response["absence_note"] is None
+    assert {h["path"] for h in response["hits"][:2]} == {"runbooks/queue.md", "notes/misc.md"}
+    assert response["confidence"] in ("low", "medium", "high")
+    # known identifiers and their parts, German nouns and sentence-initial words are no
+    # evidence of absence
+    for query in (
+        "what is the noshow-v3@champion alias",
+        "Wo laufen Erinnerungen für Patienten?",
+        "Reminders the day before",
+    ):
+        assert not engine.search_response(query)["no_strong_match"], query

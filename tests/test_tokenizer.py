@@ -12,6 +12,7 @@ from birkin_mnemosyne.tokenizer import (
     STOPWORDS,
     inflected_form,
     is_stopword,
+    name_words,
     normalize,
     query_units,
     split_compound,
@@ -521,3 +522,22 @@ def test_stem_is_light(word: str) -> None:
         assert 4 <= len(stemmed) <= len(word)
         if not word.endswith("ies"):
             assert word.startswith(stemmed)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("Which Kafka topic carries appointment-created events?", {"kafka": "Kafka"}),
+        ("Do new clinic sign-ups get synced into HubSpot?", {"hubspot": "HubSpot"}),
+        ("Splunk 里的日志保留多少天？", {"splunk": "Splunk"}),
+        ("move the floating IP 10.40.1.100 over", {"10.40.1.100": "10.40.1.100"}),
+        # German capitalises every noun, a title-case query every word
+        ("Warum sahen Kliniken dieselbe Vorauszahlung zweimal?", {}),
+        ("Paynova Konditionen Gebühren pro Transaktion", {}),
+        # the first word of a sentence, plain hyphenated words, short acronyms
+        ("Jenkins agents went offline. Restart them", {}),
+        ("deadlines for self-employed people in BI", {}),
+    ],
+)
+def test_name_words_finds_words_shaped_like_names(query, expected):
+    assert name_words(query) == expected
