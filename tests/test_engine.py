@@ -445,3 +445,42 @@ def test_other_frontmatter_values_are_searched_with_the_tags(vault):
     # the type, true/false, a nested mapping and where the content came from are no words
     for query in ("host", "true", "secretword", "wiki"):
         assert engine.search(query) == [], query
+
+
+# The demo vault's obvious questions (benchmarks/retrieval/smoke.py runs them all).
+@pytest.mark.parametrize(
+    ("query", "expected", "within"),
+    [
+        ("restore database", "runbooks/postgres-restore.md", 1),
+        ("restore the database from last night's dump", "runbooks/postgres-restore.md", 1),
+        ("renew the TLS certificate", "runbooks/certificate-renewal.md", 1),
+        ("which host is the primary Postgres server?", "hosts/db1.md", 1),
+        ("how long do we keep logs?", "decisions/log-retention.md", 1),
+        ("a server ran out of disk space", "runbooks/디스크-용량-부족.md", 1),
+        # asked in another language than the note: the glossary brings it up
+        ("Datenbank wiederherstellen", "runbooks/postgres-restore.md", 5),
+        ("데이터베이스 복원", "runbooks/postgres-restore.md", 5),
+    ],
+)
+def test_demo_vault_answers_its_obvious_questions(tmp_path, query, expected, within):
+    import shutil
+
+    from conftest import EXAMPLE_VAULT
+
+    root = tmp_path / "vault"
+    shutil.copytree(EXAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".mnemosyne"))
+    response = Mnemosyne(root).search_response(query, limit=10)
+    assert not response["no_strong_match"]
+    assert expected in [h["path"] for h in response["hits"][:within]]
+
+
+def test_demo_vault_says_what_it_does_not_hold(tmp_path):
+    import shutil
+
+    from conftest import EXAMPLE_VAULT
+
+    root = tmp_path / "vault"
+    shutil.copytree(EXAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".mnemosyne"))
+    response = Mnemosyne(root).search_response("is there anything about Kafka?")
+    assert response["no_strong_match"] and response["hits"] == []
+    assert response["absence_note"] == "'Kafka' appears nowhere in the vault"
