@@ -434,6 +434,9 @@ class _Factors:
         self.half_life = params.current_half_life_days if current else params.recency_half_life_days
         self.max = (1.0 + self.boost) * multiplier_max
         self.current = current
+        # A current-state question is answered by one (the newest) section, not by a
+        # note's history summed: the whole-note score is left out for it.
+        self.whole_weight = 0.0 if current else params.whole_weight
         self.query_terms = frozenset(plan.terms[whole] for whole, _ in plan.unit_terms)
         self.priors = {"journal": params.prior_journal, "index": params.prior_index}
         self.stamps = section_stamps(index) if today is not None else None
@@ -574,7 +577,7 @@ def _ranked_note(
     section_scores = [(value, sid) for sid, value in by_section.items()]
     section_scores.sort(reverse=True)
     best_score, best, second = pick_section(by_section, factors, params)
-    base = best_score + params.second_weight * second + params.whole_weight * whole
+    base = best_score + params.second_weight * second + factors.whole_weight * whole
     factor = factors.of(nid, best)
     headings = index.sec_heading
     also = [
@@ -682,7 +685,7 @@ def rank(
     full = _full_matches(index, plan, scores, params)
 
     note_first, note_count = index.note_first, index.note_count
-    nw = params.whole_weight
+    nw = factors.whole_weight
     term_bounds = [(ts.note_bounds(sw, nw), w) for ts, w in active]
 
     # Per term, the arrays behind its maps (ids ascending, see ``index.SortedMap``): one
@@ -844,7 +847,7 @@ def _rank_reference(
     bounds: dict[int, float] = {}
     for ts, w in active:
         get = bounds.get
-        for nid, value in ts.note_bounds(params.second_weight, params.whole_weight).items():
+        for nid, value in ts.note_bounds(params.second_weight, factors.whole_weight).items():
             bounds[nid] = get(nid, 0.0) + w * value
 
     def top_of(pool: dict[int, float], is_full: bool, k: int) -> list[RankedNote]:
