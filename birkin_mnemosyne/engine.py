@@ -368,45 +368,53 @@ class Mnemosyne:
 
         Parsing (tokenizing, redacting) is most of an index build and is independent
         per note, so past ``PARALLEL_MIN`` notes it is spread over the machine's cores
-        while this process merges the results into the index.
+        while this process merges the results into the index. The workers are fresh
+        ``python -m birkin_mnemosyne.parse_workers`` processes (``parse_workers``): they
+        never import the caller's ``__main__``, so an unguarded script, ``python -``,
+        a notebook all work; a frozen app parses here. A worker failure costs one
+        warning and the rest is parsed here.
         """
         from .document import read_note
-
-        workers = min(os.cpu_count() or 1, MAX_WORKERS)
-        if len(paths) < PARALLEL_MIN or workers < 2 or self.parallel is False:
-            for path in paths:
-                yield read_note(
-                    self.vault,
-                    path,
-                    redactor=self.redactor,
-                    type_rules=self.config.type_rules,
-                    max_file_bytes=self.config.max_file_bytes,
-                )
-            return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        from .document import parse_batch
+        from .parse_workers import parse_in_workers, workers_available
 
         config = self.config
-        hashes = str(config.secret_hashes) if config.secret_hashes else None
-        batches = [paths[i : i + PARALLEL_BATCH] for i in range(0, len(paths), PARALLEL_BATCH)]
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [
-                pool.submit(
-                    parse_batch,
-                    str(self.vault),
-                    batch,
-                    config.redaction_disabled,
-                    hashes,
-                    config.type_rules,
-                    config.max_file_bytes,
-                )
-                for batch in batches
-            ]
-            for future in futures:
-                yield from future.result()
+        redactor = self.redactor
+
+        def parse_one(path: str):
+            return read_note(
+                self.vault,
+                path,
+                redactor=redactor,
+                type_rules=config.type_rules,
+                max_file_bytes=config.max_file_bytes,
+            )
+
+        workers = min(os.cpu_count() or 1, MAX_WORKERS, -(-len(paths) // PARALLEL_BATCH))
+        if (
+            len(paths) < PARALLEL_MIN
+            or workers < 2
+            or self.parallel is False
+            or not workers_available()
+        ):
+            for path in paths:
+                yield parse_one(path)
+            return
+        hashes = config.secret_hashes
+        options = {
+            "root": str(self.vault),
+            "redaction_disabled": list(config.redaction_disabled),
+            "secret_hashes": os.path.abspath(hashes) if hashes else None,
+            "type_rules": [list(rule) for rule in config.type_rules],
+            "max_file_bytes": config.max_file_bytes,
+        }
+        yield from parse_in_workers(
+            paths,
+            options=options,
+            workers=workers,
+            batch_size=PARALLEL_BATCH,
+            parse_one=parse_one,
+            warn=self._warn,
+        )
 
     def _maybe_refresh(self) -> None:
         if self._last_scan is None or time.monotonic() - self._last_scan >= self.refresh_interval:
