@@ -115,6 +115,13 @@ class _WorkerFailed(Exception):
     pass
 
 
+def _exit_code(proc: subprocess.Popen) -> int | None:
+    try:
+        return proc.wait(timeout=_EXIT_WAIT)
+    except subprocess.TimeoutExpired:
+        return None
+
+
 class _Pool:
     """Workers, one feeding thread each, and the parsed batches they bring back."""
 
@@ -172,7 +179,7 @@ class _Pool:
                 proc.stdin.flush()
                 raw = proc.stdout.readline()
                 if not raw:
-                    raise _WorkerFailed(f"a parse worker exited (code {proc.poll()})")
+                    raise _WorkerFailed(f"a parse worker exited (code {_exit_code(proc)})")
                 reply = json.loads(raw)
                 if reply.get("batch") != k:
                     raise _WorkerFailed("a parse worker answered out of turn")
@@ -286,8 +293,7 @@ def _serve(stdin, stdout) -> int:
     type_rules = tuple(tuple(rule) for rule in options["type_rules"])
     max_file_bytes = options["max_file_bytes"]
     fault = os.environ.get(FAULT_ENV)
-    answered = 0
-    for raw in stdin:
+    for answered, raw in enumerate(stdin):
         if fault is not None and answered >= int(fault):
             os._exit(70)  # the test hook: die without a word, as a crash would
         request = json.loads(raw)
@@ -310,7 +316,6 @@ def _serve(stdin, stdout) -> int:
             reply = {"batch": k, "error": f"{exc.__class__.__name__}: {exc}"}
         stdout.write(_line(reply))
         stdout.flush()
-        answered += 1
     return 0
 
 

@@ -60,7 +60,7 @@ def test_damaged_blocks_are_rebuilt_with_one_warning(vault):
     engine.close()
     path = engine.cache_path
     data = bytearray(path.read_bytes())
-    header_end = 20 + int.from_bytes(data[16:20], "little")
+    header_end = 24 + int.from_bytes(data[16:20], "little")  # magic, H, R, header
     for i in range(header_end, len(data)):
         data[i] = (data[i] * 7 + 13) % 256
     path.write_bytes(bytes(data))
