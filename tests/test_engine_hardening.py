@@ -155,3 +155,22 @@ def test_two_processes_rebuilding_at_once_leave_a_loadable_cache(vault):
     engine = Mnemosyne(vault.root)
     assert len(engine.search("zebra restore", limit=100)) == 60
     assert engine.warnings == []
+
+
+def test_a_note_of_many_headings_indexes_every_section(vault):
+    count = 20_000
+    body = "".join(f"## Heading {i}\n\nline about item{i}\n\n" for i in range(count))
+    secret_heading = "## Access password: hunter2secretvalue\n\n### Under it\n\nchild text\n\n"
+    vault.write("big.md", "# Big\n\npassword: hunter2secretvalue\n\n" + body + secret_heading)
+    vault.write("small.md", "# Small\n\nitem12345 mentioned once\n")
+    engine = Mnemosyne(vault.root)
+    stats = engine.stats()
+    assert stats["notes"] == 2 and stats["sections"] == count + 4
+    hit = engine.search("heading 12345 item12345")[0]
+    assert (hit["path"], hit["heading"]) == ("big.md", "Heading 12345")
+    assert engine.search("item19999")[0]["heading"] == "Heading 19999"
+    assert "hunter2secretvalue" not in str(engine.search("password", limit=3))
+    under = engine.search("child text under it")[0]
+    assert under["heading"] == "Under it" and "hunter2" not in str(under)
+    engine.close()
+    assert "hunter2secretvalue" not in cache_text(engine.cache_path)
