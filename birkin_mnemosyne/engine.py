@@ -498,8 +498,9 @@ class Mnemosyne:
 
     # -- keys ------------------------------------------------------------------------
 
-    def _stem_counts(self) -> Counter:
-        index = self.index
+    def _stem_counts(self, index: Index | None = None) -> Counter:
+        """Live notes per stem, of ``index`` (default: the up-to-date index)."""
+        index = self.index if index is None else index
         if self._keys is None:
             self._keys = Counter(
                 note_stem(m["path"]).casefold()
@@ -529,10 +530,11 @@ class Mnemosyne:
         stem = note_stem(path)
         return stem if counts[stem.casefold()] == 1 else path[:-3]
 
-    def key_of(self, path: str) -> str:
+    def key_of(self, path: str, *, index: Index | None = None) -> str:
+        """The key of ``path``; ``index`` pins the index it is computed over (no refresh)."""
         if path.startswith(ARCHIVE_DIR + "/"):
             return path[:-3]
-        return self._key(path, self._stem_counts())
+        return self._key(path, self._stem_counts(index))
 
     # -- search ----------------------------------------------------------------------
 
@@ -929,7 +931,9 @@ class Mnemosyne:
             if section is not None:
                 snippet = make_snippet(section, term_weights)
         return {
-            "key": self.key_of(meta["path"]),
+            # The index this search ranked: a refresh here (refresh_interval=0) would
+            # remove or renumber the notes still to be shaped.
+            "key": self.key_of(meta["path"], index=index),
             "path": meta["path"],
             "title": meta["title"],
             "zone": meta["zone"],

@@ -174,3 +174,27 @@ def test_a_note_of_many_headings_indexes_every_section(vault):
     assert under["heading"] == "Under it" and "hunter2" not in str(under)
     engine.close()
     assert "hunter2secretvalue" not in cache_text(engine.cache_path)
+
+
+def test_a_note_changing_while_hits_are_shaped_does_not_break_the_search(vault):
+    """With refresh_interval=0 every index lookup re-scanned: shaping the second hit
+    met the first refresh's tombstone (AttributeError seen in the reliability races)."""
+    for name in ("a", "b", "c"):
+        vault.write(f"{name}.md", f"# {name.upper()}\n\nzebra stripes {name}\n")
+    for i in range(20):  # enough notes that the refresh does not compact (renumber) them
+        vault.write(f"filler{i}.md", f"# Filler {i}\n\nnothing here {i}\n")
+    engine = Mnemosyne(vault.root, refresh_interval=0)
+    shape = engine._section_text
+    touched = []
+
+    def section_text(*args):  # another process rewrites the notes meanwhile
+        if not touched:
+            touched.append(1)
+            for name in ("a", "b", "c"):
+                vault.write(f"{name}.md", f"# {name.upper()}\n\nzebra stripes {name} again\n")
+        return shape(*args)
+
+    engine._section_text = section_text
+    hits = engine.search("zebra stripes")
+    assert touched and sorted(h["path"] for h in hits) == ["a.md", "b.md", "c.md"]
+    assert engine.search("zebra stripes again")[0]["path"] in {"a.md", "b.md", "c.md"}
