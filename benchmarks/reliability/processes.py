@@ -117,16 +117,21 @@ import sys, os
 from birkin_mnemosyne import MnemosyneError, VaultMemory
 vault, name, stop = sys.argv[1], sys.argv[2], sys.argv[3]
 memory = VaultMemory(vault)
-writes = refused = others = 0
+writes = refused = others = attempt = 0
+first = None
 while not os.path.exists(stop) or writes < 5:
+    attempt += 1  # a new title each time: a failed attempt is not retried as is
     try:
-        memory.write_note(f"race {name} {writes}", f"race-{name}-{writes} racing words " * 20,
-                          zone="race")
-        if writes % 5 == 0:
-            memory.write_note(f"race {name} 0", f"more-{writes}", mode="append")
+        r = memory.write_note(f"race {name} {attempt}", f"race-{name}-{attempt} racing words " * 20,
+                              zone="race")
+        first = first or r["key"]
+        if attempt % 5 == 0:
+            memory.write_note(first, f"more-{attempt}", mode="append")
         writes += 1
-    except MnemosyneError:
+    except MnemosyneError as exc:
         refused += 1
+        if refused <= 3:
+            print("library error", repr(exc)[:200], file=sys.stderr)
     except Exception as exc:
         others += 1
         print("writer exception", repr(exc), file=sys.stderr)
@@ -150,8 +155,10 @@ for i in range(count):
         engine = Mnemosyne(vault, refresh_interval=0)
     try:
         engine.search(queries[i % len(queries)])
-    except MnemosyneError:
+    except MnemosyneError as exc:
         library += 1
+        if library <= 3:
+            print("library error", repr(exc)[:200], file=sys.stderr)
     except Exception as exc:
         others += 1
         import traceback; traceback.print_exc()
@@ -407,10 +414,12 @@ def run_races(workdir: Path, notes: int, searches: int) -> dict:
     figures = {"searches": 0, "others": 0, "library": 0, "damaged": 0, "rebuilds": 0}
     figures.update({"writes": 0, "refused": 0, "writer_others": 0})
     samples: list[str] = []
+    library_samples: list[str] = []
     for proc, (stdout, stderr) in zip([*searchers, *writers], results):
         if proc.returncode != 0:
             raise SystemExit(f"race child failed:\n{stderr}")
         samples += [line for line in stderr.splitlines() if "exception" in line][:3]
+        library_samples += [line for line in stderr.splitlines() if "library error" in line][:2]
         words = stdout.split()
         values = dict(zip(words[0::2], map(int, words[1::2])))
         if "searches" in values:
@@ -422,6 +431,7 @@ def run_races(workdir: Path, notes: int, searches: int) -> dict:
             figures["writer_others"] += values["others"]
     figures["seconds"] = round(seconds, 1)
     figures["exception_samples"] = samples[:5]
+    figures["library_error_samples"] = library_samples[:5]
     return figures
 
 
