@@ -40,7 +40,8 @@ def small_parallel(monkeypatch):
 
 
 def _snapshot(engine: Mnemosyne) -> dict:
-    return {p: engine.note_meta(p) for p in engine.note_paths(include_archive=True)}
+    """Every note's metadata, keyed in note-id order (ids follow the parse order)."""
+    return {m["path"]: engine.note_meta(m["path"]) for m in engine.index.notes if m is not None}
 
 
 def _serial(root) -> tuple[dict, list]:
@@ -79,6 +80,7 @@ def test_workers_parse_what_serial_parsing_does(vault, small_parallel, monkeypat
     assert started[0][1:] == ["-m", "birkin_mnemosyne.parse_workers"]
     assert engine.warnings == []
     assert _snapshot(engine) == expected
+    assert list(_snapshot(engine)) == list(expected)  # the same ids: results in paths order
     hits = [(h["path"], h["heading"], h["score"]) for h in engine.search("restore database café")]
     assert hits == expected_hits
 
