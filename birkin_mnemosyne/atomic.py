@@ -9,7 +9,8 @@ file or folder is refused: a vault synced from elsewhere must not redirect write
 Temporary files are named ``.<name>.<pid>-<random>.tmp`` (hidden, so discovery never
 indexes them). A process killed between writing and renaming leaves one behind, which
 may hold note text: ``remove_stale_temp_files`` deletes those of this naming pattern
-whose writer process is gone or that are older than ``STALE_TEMP_AGE``.
+whose writer process is gone (and that are a minute old) or that are older than
+``STALE_TEMP_AGE``; the engine runs it on each full refresh.
 """
 
 from __future__ import annotations
