@@ -17,14 +17,21 @@ Block file layout:
 =========  ==============================================================
 bytes      content
 =========  ==============================================================
-16         magic ``MNEMOSYNE-BLOCKS`` (ASCII)
+16         magic ``MNEMOSYNE-BLKS-2`` (ASCII)
 4          header length H, unsigned little-endian
+4          header length R once decompressed, unsigned little-endian
 H          zlib(JSON header); the header's ``format`` names the schema
 rest       blocks; the header locates each by (offset from here, length)
 =========  ==============================================================
 
 A reader keeps its file open, so an atomic replacement by another process never
-mixes two versions: the open handle still reads the old, complete file.
+mixes two versions: the open handle still reads the old, complete file. A writer
+keeps the handle of the file it wrote (``write_block_file`` returns it as a
+``BlockFile``), never reopening by path, which may by then name another process's file.
+
+Decompression is bounded: the header inflates to exactly its stated R bytes, R may be
+at most ``MAX_HEADER_RATIO`` times H, and a block to at most the size its caller states
+(a crafted cache of a megabyte must not inflate to gigabytes; it is a ``CacheMiss``).
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ import weakref
 import zlib
 from pathlib import Path
 
-from .atomic import atomic_write_bytes
+from .atomic import atomic_replace_open, atomic_write_bytes
 
 __all__ = [
     "BlockFile",
@@ -49,8 +56,32 @@ __all__ = [
 ]
 
 CACHE_DIR = Path(".mnemosyne") / "cache"
-MAGIC = b"MNEMOSYNE-BLOCKS"
-_HEADER_LEN = struct.Struct("<I")
+MAGIC = b"MNEMOSYNE-BLKS-2"
+_OLD_MAGIC = b"MNEMOSYNE-BLOCKS"  # earlier versions: no decompressed header length
+_HEADER_LEN = struct.Struct("<II")
+# Largest decompressed/compressed ratio accepted for a JSON header or document.
+# Measured (2026-12-01): the search-index header of a generated 200-note vault
+# inflates 3.7x, of one 100,000-heading note 4.9x, of 3,000 identical one-line notes
+# with numbered names 18.8x; zlib itself cannot exceed ~1032x.
+MAX_HEADER_RATIO = 200
+# Largest block accepted whatever its stated size. A block is ~32k characters of
+# postings, or one term's postings when they are longer: at 2-4 characters a posting,
+# a term in every section of a million-section vault is a few megabytes.
+MAX_BLOCK_BYTES = 256 * 1024 * 1024
+
+
+def inflate(data: bytes, limit: int, name: str) -> bytes:
+    """zlib-decompress ``data`` to at most ``limit`` bytes (CacheMiss when it is more)."""
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(data, limit + 1)
+    except zlib.error:
+        raise CacheMiss(f"{name} is corrupt") from None
+    if len(out) > limit or inflater.unconsumed_tail:
+        raise CacheMiss(f"{name} inflates past its stated size (damaged or crafted)")
+    if not inflater.eof:
+        raise CacheMiss(f"{name} is truncated")
+    return out
 
 
 class CacheMiss(Exception):
@@ -82,9 +113,10 @@ def read_json_z(path: Path, *, expect_format: str) -> dict:
         raise CacheMiss(None) from None
     except OSError as exc:
         raise CacheMiss(f"cannot read {path.name} ({exc.strerror})") from None
+    text = inflate(raw, MAX_HEADER_RATIO * len(raw) + 4096, path.name)
     try:
-        data = json.loads(zlib.decompress(raw))
-    except (zlib.error, ValueError, RecursionError):
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         raise CacheMiss(f"{path.name} is corrupt") from None
     return _check_format(data, path.name, expect_format)
 
@@ -104,30 +136,40 @@ def write_json_z(path: Path, data: dict, *, level: int = 6, root: Path | None = 
 class BlockFile:
     """An open block file: ``header`` parsed, blocks read and decompressed on demand."""
 
-    def __init__(self, path: Path, *, expect_format: str) -> None:
+    def __init__(self, path: Path, *, expect_format: str, handle=None) -> None:
+        """Open ``path``, or read the already open binary ``handle`` (its file)."""
         self.path = Path(path)
-        try:
-            handle = open(self.path, "rb")  # noqa: SIM115 - kept open for lazy block reads
-        except FileNotFoundError:
-            raise CacheMiss(None) from None
-        except OSError as exc:
-            raise CacheMiss(f"cannot read {self.path.name} ({exc.strerror})") from None
+        if handle is None:
+            try:
+                handle = open(self.path, "rb")  # noqa: SIM115 - kept open for lazy block reads
+            except FileNotFoundError:
+                raise CacheMiss(None) from None
+            except OSError as exc:
+                raise CacheMiss(f"cannot read {self.path.name} ({exc.strerror})") from None
         self._handle = handle
         # Close the handle when this object goes away, without a ResourceWarning.
         self._finalizer = weakref.finalize(self, handle.close)
         self._lock = threading.Lock()
         try:
+            name = self.path.name
             start = handle.read(len(MAGIC) + _HEADER_LEN.size)
+            if start.startswith(_OLD_MAGIC):
+                raise CacheMiss(f"{name} was written by an older version")
             if len(start) != len(MAGIC) + _HEADER_LEN.size or not start.startswith(MAGIC):
-                raise CacheMiss(f"{self.path.name} is not a block file")
-            (length,) = _HEADER_LEN.unpack(start[len(MAGIC) :])
+                raise CacheMiss(f"{name} is not a block file")
+            length, inflated = _HEADER_LEN.unpack(start[len(MAGIC) :])
+            if inflated > MAX_HEADER_RATIO * length + 4096:
+                raise CacheMiss(f"{name} states an implausible header size (damaged or crafted)")
             raw = handle.read(length)
             if len(raw) != length:
-                raise CacheMiss(f"{self.path.name} is truncated")
+                raise CacheMiss(f"{name} is truncated")
+            text = inflate(raw, inflated, name)
+            if len(text) != inflated:
+                raise CacheMiss(f"{name} has a header of another size than it states")
             try:
-                header = json.loads(zlib.decompress(raw))
-            except (zlib.error, ValueError, RecursionError):
-                raise CacheMiss(f"{self.path.name} is corrupt") from None
+                header = json.loads(text)
+            except (ValueError, RecursionError):
+                raise CacheMiss(f"{name} is corrupt") from None
             self.header = _check_format(header, self.path.name, expect_format)
             self._base = len(start) + length
             self.size = os.fstat(handle.fileno()).st_size
@@ -146,11 +188,21 @@ class BlockFile:
             raise ValueError(f"{self.path.name}: block is truncated")
         return data
 
-    def block(self, offset: int, length: int) -> str:
-        """One block, decompressed to text (ValueError when it is damaged)."""
+    def block(self, offset: int, length: int, size: int | None = None) -> str:
+        """One block, decompressed to text (ValueError when it is damaged).
+
+        ``size`` is its stated decompressed size: the block must inflate to exactly
+        that (and never past ``MAX_BLOCK_BYTES``) or it counts as damaged.
+        """
+        limit = MAX_BLOCK_BYTES if size is None else size
+        if limit < 0 or limit > MAX_BLOCK_BYTES:
+            raise ValueError(f"{self.path.name}: a block states an implausible size")
         try:
-            return zlib.decompress(self.raw_block(offset, length)).decode("utf-8")
-        except (zlib.error, UnicodeDecodeError) as exc:
+            data = inflate(self.raw_block(offset, length), limit, self.path.name)
+            if size is not None and len(data) != size:
+                raise CacheMiss("a block has another size than stated")
+            return data.decode("utf-8")
+        except (CacheMiss, UnicodeDecodeError) as exc:
             raise ValueError(f"{self.path.name}: damaged block ({exc})") from None
 
     def close(self) -> None:
@@ -159,15 +211,19 @@ class BlockFile:
 
 def write_block_file(
     path: Path, header: dict, blocks: list[bytes], *, root: Path | None = None
-) -> int:
-    """Write a block file atomically; ``blocks`` are already compressed. Returns its size.
+) -> BlockFile:
+    """Write a block file atomically; ``blocks`` are already compressed.
 
+    Returns the file written, open as a ``BlockFile`` (its ``size`` is the byte size).
     The caller's header locates block ``i`` at offset ``sum(len(blocks[:i]))``;
     ``root`` (the vault) makes the write refuse a symlinked folder on the way.
     """
-    raw = zlib.compress(
-        json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 6
-    )
-    payload = b"".join([MAGIC, _HEADER_LEN.pack(len(raw)), raw, *blocks])
-    atomic_write_bytes(path, payload, durable=False, root=root)
-    return len(payload)
+    text = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    raw = zlib.compress(text, 6)
+    payload = b"".join([MAGIC, _HEADER_LEN.pack(len(raw), len(text)), raw, *blocks])
+    handle = atomic_replace_open(path, payload, durable=False, root=root)
+    try:
+        return BlockFile(path, expect_format=header.get("format"), handle=handle)
+    except BaseException:
+        handle.close()
+        raise

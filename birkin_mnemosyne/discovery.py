@@ -15,6 +15,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from .atomic import is_temp_name
 from .vault_paths import ARCHIVE_DIR, SKIPPED_DIRS
 
 __all__ = ["FileStat", "discover"]
@@ -33,12 +34,18 @@ def _is_reparse_point(entry: os.DirEntry) -> bool:
 
 
 def discover(
-    root: str | os.PathLike, *, include_archive: bool = False, problems: list[str] | None = None
+    root: str | os.PathLike,
+    *,
+    include_archive: bool = False,
+    problems: list[str] | None = None,
+    temp_files: list[str] | None = None,
 ) -> dict[str, FileStat]:
     """Map each visible note's relative path to its stat; never follows links.
 
     Folders that cannot be read are skipped; when ``problems`` is given, a sentence
-    naming each one is appended to it.
+    naming each one is appended to it. When ``temp_files`` is given, the full path of
+    every hidden file named like an ``atomic`` temporary file is appended to it (an
+    interrupted write leaves one behind).
     """
     root = Path(root)
     found: dict[str, FileStat] = {}
@@ -57,6 +64,8 @@ def discover(
         for entry in entries:
             name = entry.name
             if name.startswith("."):
+                if temp_files is not None and name.endswith(".tmp") and is_temp_name(name):
+                    temp_files.append(entry.path)
                 continue
             try:
                 if entry.is_symlink() or (os.name == "nt" and _is_reparse_point(entry)):

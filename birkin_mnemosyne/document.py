@@ -9,6 +9,7 @@ without re-parsing.
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import hashlib
 import posixpath
@@ -237,6 +238,29 @@ def redacted_body(data: bytes, redactor: Redactor) -> str:
     return redactor.redact(parse_frontmatter(text).body)
 
 
+def _section_redaction(redactor: Redactor, findings: list):
+    """(memoized redact for headings, whether a span [start, end) holds a finding)."""
+    if not findings:
+        return (lambda text: text), (lambda start, end: False)
+    memo: dict[str, str] = {}
+
+    def redact(text: str) -> str:
+        out = memo.get(text)
+        if out is None:
+            out = memo[text] = redactor.redact(text)
+        return out
+
+    # ``findings`` are sorted and disjoint, so their ends ascend too.
+    starts = [start for _, start, _ in findings]
+    ends = [end for _, _, end in findings]
+
+    def touched(start: int, end: int) -> bool:
+        i = bisect.bisect_right(ends, start)
+        return i < len(starts) and starts[i] < end
+
+    return redact, touched
+
+
 def parse_note_bytes(
     path: str,
     data: bytes,
@@ -342,9 +366,12 @@ def parse_note_bytes(
 
     h1 = md.h1
     # Most notes hold no secret: one scan of the whole body lets their sections skip
-    # redaction; a note with a finding is redacted section by section.
-    clean = not redactor.findings(body)
-    redact = (lambda text: text) if clean else redactor.redact
+    # redaction. In a note with findings, only the sections a finding falls in have
+    # their text redacted; headings (few distinct ones: a chain repeats its parents)
+    # are redacted through a memo. Redacting every section and every chain element
+    # anew cost a 100,000-heading note with one secret five scans a section.
+    findings = redactor.findings(body)
+    redact, touched = _section_redaction(redactor, findings)
     sections: list[SectionDoc] = []
     # A note with no body (frontmatter only, empty) still gets one empty section, so
     # its title, tags and file name make it findable.
@@ -354,12 +381,19 @@ def parse_note_bytes(
         # The H1 is the note's title field; keep it out of the headings field so a
         # title word is not counted twice in every section.
         own = chain[1:] if (h1 is not None and chain and chain[0] == h1) else chain
-        chain = tuple(redact(c) for c in chain)
-        own = tuple(redact(c) for c in own)
-        heading = redact(sec.heading)
+        text = body[sec.start : sec.end]
+        if touched(sec.start, sec.end):
+            text = redactor.redact(text)
+            heading = redact(sec.heading)
+        else:
+            # A heading spelled out in a span the scan found clean is clean.
+            heading = sec.heading if sec.heading in text else redact(sec.heading)
+        raw_heading = sec.heading
+        chain = tuple(heading if c == raw_heading else redact(c) for c in chain)
+        own = tuple(heading if c == raw_heading else redact(c) for c in own)
         heading_terms = index_terms(" ".join(own)) if own else []
-        section_text = redact(body[sec.start : sec.end])
-        body_tf = Counter(index_terms(section_text))
+        section_text = text
+        body_tf = Counter(index_terms(text))
         # The section's own heading line (or the H1 in the lead section) is counted in
         # the headings (or title) field, not a second time in the body.
         own_line = heading or (redact(h1) if h1 else None)

@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import _version
-from .cache import BlockFile, CacheMiss, cache_dir, write_block_file
+from .atomic import is_temp_name, remove_stale_temp_files
+from .cache import CACHE_DIR, BlockFile, CacheMiss, cache_dir, write_block_file
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
 from .discovery import discover
@@ -33,6 +34,7 @@ from .errors import (
     InvalidPathError,
     MnemosyneError,
     VaultNotFoundError,
+    WriteRefusedError,
 )
 from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
@@ -40,6 +42,7 @@ from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import MARK_RE, Redactor, load_secret_hashes
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
+from .vault_lock import VaultLock
 from .vault_paths import ARCHIVE_DIR, check_zone, note_stem
 
 __all__ = ["INDEX_FORMAT", "Mnemosyne"]
@@ -58,6 +61,10 @@ COMPACT_AT = 0.25
 PARALLEL_MIN = 2000
 PARALLEL_BATCH = 250
 MAX_WORKERS = 4
+# Cache saves of all processes take turns on this lock (not the writer lock, which a
+# search must never wait for); one that cannot have it in time skips its save.
+CACHE_LOCK = CACHE_DIR / "save.lock"
+CACHE_LOCK_WAIT = 5.0
 SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
 _TRUE = ("1", "true", "yes", "on")
 # Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
@@ -138,6 +145,7 @@ class Mnemosyne:
         self._updated_at: float | None = None
         self._cache_bytes: int | None = None
         self._cache_warned = False
+        self._temp_checked = False  # .mnemosyne/ searched for stale temporary files
         self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
         self._reader: BlockFile | None = None  # the open cache file postings are read from
         self.warnings: list[str] = []  # engine-level (not per-file) warnings
@@ -267,27 +275,76 @@ class Mnemosyne:
             "index": header_index,
         }
         old = self._reader
-        if os.name == "nt" and old is not None:
-            old.close()  # Windows cannot replace a file that is open
-            self._reader = old = None
+        lock = VaultLock(self.vault, timeout=CACHE_LOCK_WAIT, lock_file=CACHE_LOCK)
         try:
-            write_block_file(self.cache_path, payload, blocks, root=self.vault)
-            reader = BlockFile(self.cache_path, expect_format=INDEX_FORMAT)
-        except (OSError, CacheMiss, InvalidPathError) as exc:
-            if not self._cache_warned:
-                self._cache_warned = True
-                reason = getattr(exc, "strerror", None) or str(exc)
-                self._warn(
-                    f"search index not cached: cannot write {self.cache_path} ({reason}); "
-                    "searching from memory"
-                )
+            lock.acquire()
+        except WriteRefusedError:
+            # Another process is saving (a big build): ours waits for the next change.
+            log.info("search index not saved this time: another process is saving it")
             return
+        except (OSError, InvalidPathError, VaultNotFoundError) as exc:
+            self._cache_not_written(exc)
+            return
+        try:
+            if os.name == "nt" and old is not None:
+                old.close()  # Windows cannot replace a file that is open
+                self._reader = old = None
+            # The reader is the file this process wrote, never the path reopened:
+            # another process may rename its own file there at any moment.
+            reader = write_block_file(self.cache_path, payload, blocks, root=self.vault)
+        except (OSError, CacheMiss, InvalidPathError) as exc:
+            self._cache_not_written(exc)
+            return
+        finally:
+            self._clean_temp_files(self.vault / CACHE_DIR, locked=True)
+            lock.release()
         index.adopt(header_index, reader)
         self._reader = reader
         self._cache_bytes = reader.size
         self._updated_at = now
         if old is not None:
             old.close()
+
+    def _cache_not_written(self, exc: Exception) -> None:
+        if not self._cache_warned:
+            self._cache_warned = True
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self._warn(
+                f"search index not cached: cannot write {self.cache_path} ({reason}); "
+                "searching from memory"
+            )
+
+    def _clean_temp_files(self, where: Path | list, *, locked: bool = False) -> None:
+        """Delete stale temporary files of interrupted writes (``atomic``) in ``where``.
+
+        ``where`` is a folder under ``.mnemosyne/`` (searched to the bottom) or a list
+        of candidate files. Unless ``locked`` (the caller holds the lock their writers
+        hold), this takes the writer lock without waiting, and skips when it is busy.
+        """
+        if isinstance(where, Path):
+            candidates = [
+                os.path.join(folder, name)
+                for folder, _, names in os.walk(where)
+                for name in names
+                if is_temp_name(name)
+            ]
+        else:
+            candidates = where
+        if not candidates:
+            return
+        lock = None if locked else VaultLock(self.vault, timeout=0)
+        try:
+            if lock is not None:
+                lock.acquire()
+        except (MnemosyneError, OSError):
+            return  # a writer is busy (or the vault is read-only): next time
+        try:
+            removed = remove_stale_temp_files(candidates)
+        finally:
+            if lock is not None:
+                lock.release()
+        if removed:
+            log.info("removed %d stale temporary file(s) of interrupted writes", len(removed))
 
     # -- refresh ---------------------------------------------------------------------
 
@@ -315,8 +372,21 @@ class Mnemosyne:
             indexed = {p: index.notes[index.by_path[p]] for p in wanted if p in index.by_path}
         else:
             problems: list[str] = []
-            on_disk = discover(self.vault, include_archive=True, problems=problems)
+            temp_files: list[str] = []
+            on_disk = discover(
+                self.vault, include_archive=True, problems=problems, temp_files=temp_files
+            )
             self._folder_problems = problems
+            if not self._temp_checked:
+                # Once per engine, the state folders too (discovery skips hidden ones).
+                self._temp_checked = True
+                temp_files += [
+                    os.path.join(folder, name)
+                    for folder, _, names in os.walk(self.vault / ".mnemosyne")
+                    for name in names
+                    if is_temp_name(name)
+                ]
+            self._clean_temp_files(temp_files)
             self._last_scan = time.monotonic()
             self._checked_at = self.clock()
             indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
@@ -376,45 +446,53 @@ class Mnemosyne:
 
         Parsing (tokenizing, redacting) is most of an index build and is independent
         per note, so past ``PARALLEL_MIN`` notes it is spread over the machine's cores
-        while this process merges the results into the index.
+        while this process merges the results into the index. The workers are fresh
+        ``python -m birkin_mnemosyne.parse_workers`` processes (``parse_workers``): they
+        never import the caller's ``__main__``, so an unguarded script, ``python -``,
+        a notebook all work; a frozen app parses here. A worker failure costs one
+        warning and the rest is parsed here.
         """
         from .document import read_note
-
-        workers = min(os.cpu_count() or 1, MAX_WORKERS)
-        if len(paths) < PARALLEL_MIN or workers < 2 or self.parallel is False:
-            for path in paths:
-                yield read_note(
-                    self.vault,
-                    path,
-                    redactor=self.redactor,
-                    type_rules=self.config.type_rules,
-                    max_file_bytes=self.config.max_file_bytes,
-                )
-            return
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        from .document import parse_batch
+        from .parse_workers import parse_in_workers, workers_available
 
         config = self.config
-        hashes = str(config.secret_hashes) if config.secret_hashes else None
-        batches = [paths[i : i + PARALLEL_BATCH] for i in range(0, len(paths), PARALLEL_BATCH)]
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            futures = [
-                pool.submit(
-                    parse_batch,
-                    str(self.vault),
-                    batch,
-                    config.redaction_disabled,
-                    hashes,
-                    config.type_rules,
-                    config.max_file_bytes,
-                )
-                for batch in batches
-            ]
-            for future in futures:
-                yield from future.result()
+        redactor = self.redactor
+
+        def parse_one(path: str):
+            return read_note(
+                self.vault,
+                path,
+                redactor=redactor,
+                type_rules=config.type_rules,
+                max_file_bytes=config.max_file_bytes,
+            )
+
+        workers = min(os.cpu_count() or 1, MAX_WORKERS, -(-len(paths) // PARALLEL_BATCH))
+        if (
+            len(paths) < PARALLEL_MIN
+            or workers < 2
+            or self.parallel is False
+            or not workers_available()
+        ):
+            for path in paths:
+                yield parse_one(path)
+            return
+        hashes = config.secret_hashes
+        options = {
+            "root": str(self.vault),
+            "redaction_disabled": list(config.redaction_disabled),
+            "secret_hashes": os.path.abspath(hashes) if hashes else None,
+            "type_rules": [list(rule) for rule in config.type_rules],
+            "max_file_bytes": config.max_file_bytes,
+        }
+        yield from parse_in_workers(
+            paths,
+            options=options,
+            workers=workers,
+            batch_size=PARALLEL_BATCH,
+            parse_one=parse_one,
+            warn=self._warn,
+        )
 
     def _maybe_refresh(self) -> None:
         if self._last_scan is None or time.monotonic() - self._last_scan >= self.refresh_interval:
@@ -428,8 +506,9 @@ class Mnemosyne:
 
     # -- keys ------------------------------------------------------------------------
 
-    def _stem_counts(self) -> Counter:
-        index = self.index
+    def _stem_counts(self, index: Index | None = None) -> Counter:
+        """Live notes per stem, of ``index`` (default: the up-to-date index)."""
+        index = self.index if index is None else index
         if self._keys is None:
             self._keys = Counter(
                 note_stem(m["path"]).casefold()
@@ -459,10 +538,11 @@ class Mnemosyne:
         stem = note_stem(path)
         return stem if counts[stem.casefold()] == 1 else path[:-3]
 
-    def key_of(self, path: str) -> str:
+    def key_of(self, path: str, *, index: Index | None = None) -> str:
+        """The key of ``path``; ``index`` pins the index it is computed over (no refresh)."""
         if path.startswith(ARCHIVE_DIR + "/"):
             return path[:-3]
-        return self._key(path, self._stem_counts())
+        return self._key(path, self._stem_counts(index))
 
     # -- search ----------------------------------------------------------------------
 
@@ -868,7 +948,9 @@ class Mnemosyne:
             if section is not None:
                 snippet = make_snippet(section, term_weights)
         return {
-            "key": self.key_of(meta["path"]),
+            # The index this search ranked: a refresh here (refresh_interval=0) would
+            # remove or renumber the notes still to be shaped.
+            "key": self.key_of(meta["path"], index=index),
             "path": meta["path"],
             "title": meta["title"],
             "zone": meta["zone"],

@@ -387,6 +387,8 @@ class _PostingMap:
         """Take ``packed`` (as written to ``reader``'s file) as the stored state."""
         if packed:
             self._blocks: list[list] = [list(b) for b in packed["blocks"]]
+            if any(len(b) != 4 for b in self._blocks):
+                raise ValueError("postings blocks without their sizes")
             self._delta: dict[str, str] = dict(packed["delta"])
             self._base_chars = int(packed["base_chars"])
             self._base_terms = int(packed["base_terms"])
@@ -403,8 +405,9 @@ class _PostingMap:
         """Block ``b`` as (terms, offsets, postings text)."""
         cached = self._block_cache.get(b)
         if cached is None:
-            _, offset, length = self._blocks[b]
-            terms_text, offsets_text, text = self._reader.block(offset, length).split("\t")
+            # [first term, offset, compressed length, decompressed length]
+            _, offset, length, size = self._blocks[b]
+            terms_text, offsets_text, text = self._reader.block(offset, length, size).split("\t")
             terms = terms_text.split("\n")
             offsets = _decode_ints(offsets_text)
             if len(offsets) != len(terms):
@@ -503,9 +506,9 @@ class _PostingMap:
         delta_chars = sum(len(t) for t in delta.values())
         if self._blocks and delta_chars <= DELTA_SHARE * max(self._base_chars, 1):
             blocks, entries, offset = [], [], base_offset
-            for first, old_offset, length in self._blocks:
+            for first, old_offset, length, size in self._blocks:
                 blocks.append(self._reader.raw_block(old_offset, length))
-                entries.append([first, offset, length])
+                entries.append([first, offset, length, size])
                 offset += length
             packed = {
                 "blocks": entries,
@@ -530,9 +533,10 @@ class _PostingMap:
             payload = "\t".join(
                 ("\n".join(chunk_terms), _encode_ints(offsets), "".join(chunk_texts))
             )
-            data = zlib.compress(payload.encode("utf-8"), 6)
+            text = payload.encode("utf-8")
+            data = zlib.compress(text, 6)
             blocks.append(data)
-            entries.append([chunk_terms[0], offset, len(data)])
+            entries.append([chunk_terms[0], offset, len(data), len(text)])
             offset += len(data)
             chunk_terms, chunk_texts, chunk_chars = [], [], 0
 

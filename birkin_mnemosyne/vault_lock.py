@@ -120,11 +120,18 @@ class VaultLock:
     """The writer lock of one vault; re-entrant per thread, exclusive across processes.
 
     ``timeout`` is how many seconds ``acquire`` waits before raising
-    ``WriteRefusedError``; ``0`` tries once. Use it as a context manager, or pair every
+    ``WriteRefusedError``; ``0`` tries once. ``lock_file`` (vault-relative) names
+    another lock of the same kind: the index cache serializes its saves with one. Use it as a context manager, or pair every
     ``acquire()`` with a ``release()`` in the same thread.
     """
 
-    def __init__(self, vault: str | os.PathLike, *, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        vault: str | os.PathLike,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        lock_file: str | os.PathLike = LOCK_FILE,
+    ) -> None:
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
             raise InvalidInputError(f"timeout must be a number of seconds, got {timeout!r}")
         if math.isnan(timeout) or timeout < 0:
@@ -132,7 +139,8 @@ class VaultLock:
                 f"timeout must be 0 or more seconds (0 = try once), got {timeout!r}"
             )
         self.vault = Path(vault)
-        self.path = self.vault / LOCK_FILE
+        # Another vault-relative file gives another, independent lock (the cache's).
+        self.path = self.vault / lock_file
         self.timeout = float(timeout)
         self._key = str(self.path.resolve())
         self._depth = 0  # acquisitions made through this object and not yet released
@@ -203,7 +211,7 @@ class VaultLock:
                 f"vault folder not found: {self.vault} — create it first or check the path"
             )
         ensure_no_symlink(self.path, root=self.vault)
-        self.path.parent.mkdir(exist_ok=True)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
         fd = os.open(self.path, flags, 0o644)
         try:

@@ -76,8 +76,8 @@ def cache_text(path: Path) -> str:
         parts = [json.dumps(reader.header, ensure_ascii=False)]
         index = reader.header["index"]
         for name in ("sections", "note_fields"):
-            for _, offset, length in index[name]["blocks"]:
-                parts.append(reader.block(offset, length))
+            for _, offset, length, size in index[name]["blocks"]:
+                parts.append(reader.block(offset, length, size))
         return "\n".join(parts)
     finally:
         reader.close()

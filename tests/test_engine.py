@@ -244,7 +244,7 @@ def _damage_header(path, change):
     header = reader.header
     blocks = []
     for name in ("sections", "note_fields"):
-        for _, offset, length in header["index"][name]["blocks"]:
+        for _, offset, length, _size in header["index"][name]["blocks"]:
             blocks.append(reader.raw_block(offset, length))
     reader.close()
     change(header)

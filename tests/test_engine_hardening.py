@@ -60,7 +60,7 @@ def test_damaged_blocks_are_rebuilt_with_one_warning(vault):
     engine.close()
     path = engine.cache_path
     data = bytearray(path.read_bytes())
-    header_end = 20 + int.from_bytes(data[16:20], "little")
+    header_end = 24 + int.from_bytes(data[16:20], "little")  # magic, H, R, header
     for i in range(header_end, len(data)):
         data[i] = (data[i] * 7 + 13) % 256
     path.write_bytes(bytes(data))
@@ -155,3 +155,46 @@ def test_two_processes_rebuilding_at_once_leave_a_loadable_cache(vault):
     engine = Mnemosyne(vault.root)
     assert len(engine.search("zebra restore", limit=100)) == 60
     assert engine.warnings == []
+
+
+def test_a_note_of_many_headings_indexes_every_section(vault):
+    count = 20_000
+    body = "".join(f"## Heading {i}\n\nline about item{i}\n\n" for i in range(count))
+    secret_heading = "## Access password: hunter2secretvalue\n\n### Under it\n\nchild text\n\n"
+    vault.write("big.md", "# Big\n\npassword: hunter2secretvalue\n\n" + body + secret_heading)
+    vault.write("small.md", "# Small\n\nitem12345 mentioned once\n")
+    engine = Mnemosyne(vault.root)
+    stats = engine.stats()
+    assert stats["notes"] == 2 and stats["sections"] == count + 4
+    hit = engine.search("heading 12345 item12345")[0]
+    assert (hit["path"], hit["heading"]) == ("big.md", "Heading 12345")
+    assert engine.search("item19999")[0]["heading"] == "Heading 19999"
+    assert "hunter2secretvalue" not in str(engine.search("password", limit=3))
+    under = engine.search("child text under it")[0]
+    assert under["heading"] == "Under it" and "hunter2" not in str(under)
+    engine.close()
+    assert "hunter2secretvalue" not in cache_text(engine.cache_path)
+
+
+def test_a_note_changing_while_hits_are_shaped_does_not_break_the_search(vault):
+    """With refresh_interval=0 every index lookup re-scanned: shaping the second hit
+    met the first refresh's tombstone (AttributeError seen in the reliability races)."""
+    for name in ("a", "b", "c"):
+        vault.write(f"{name}.md", f"# {name.upper()}\n\nzebra stripes {name}\n")
+    for i in range(20):  # enough notes that the refresh does not compact (renumber) them
+        vault.write(f"filler{i}.md", f"# Filler {i}\n\nnothing here {i}\n")
+    engine = Mnemosyne(vault.root, refresh_interval=0)
+    shape = engine._section_text
+    touched = []
+
+    def section_text(*args):  # another process rewrites the notes meanwhile
+        if not touched:
+            touched.append(1)
+            for name in ("a", "b", "c"):
+                vault.write(f"{name}.md", f"# {name.upper()}\n\nzebra stripes {name} again\n")
+        return shape(*args)
+
+    engine._section_text = section_text
+    hits = engine.search("zebra stripes")
+    assert touched and sorted(h["path"] for h in hits) == ["a.md", "b.md", "c.md"]
+    assert engine.search("zebra stripes again")[0]["path"] in {"a.md", "b.md", "c.md"}

@@ -120,7 +120,7 @@ class _MemoryBlocks:
     def raw_block(self, offset, length):
         return self.data[offset : offset + length]
 
-    def block(self, offset, length):
+    def block(self, offset, length, size=None):
         import zlib
 
         return zlib.decompress(self.raw_block(offset, length)).decode("utf-8")
