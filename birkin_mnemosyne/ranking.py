@@ -136,6 +136,10 @@ class RankingParams:
     part_coverage: float = 0.6
     # The verdict (``verdict``): calibrated on the Tessellate dev vault, see
     # docs/explanation/search.md.
+    # A query naming something no note mentions is absent when those names carry more
+    # than this share of its idf weight (1.0: never; the BEIR benchmarks, which have no
+    # unanswerable questions, set it).
+    absent_name_share: float = 0.0
     absent_coverage: float = 0.0
     absent_ratio: float = 0.0
     weak_coverage: float = 0.45
@@ -996,7 +1000,9 @@ def _unit_weights(
     return out
 
 
-def missing_names(plan: QueryPlan, scores: list[TermScores], params: RankingParams) -> list[str]:
+def missing_names(
+    plan: QueryPlan, scores: list[TermScores], params: RankingParams
+) -> list[tuple[int, str]]:
     """The query's name-shaped words (``QueryPlan.named``) that no note mentions.
 
     A name is missing when its whole term is in no note and the glossary has no form of
@@ -1015,7 +1021,7 @@ def missing_names(plan: QueryPlan, scores: list[TermScores], params: RankingPara
             found = sum(1 for p in lettered if scores[p].df)
             if lettered and found >= params.part_coverage * len(lettered):
                 continue
-        missing.append(word)
+        missing.append((unit, word))
     return missing
 
 
@@ -1058,9 +1064,11 @@ def verdict(
     # What the query could score: each unit once in an average section.
     achievable = sum(w for w, _ in weights)
     ratio = (top.best_section_score / achievable) if (top and achievable) else 0.0
-    missing = missing_names(plan, scores, params)
+    missing_units = missing_names(plan, scores, params)
+    missing = [word for _, word in missing_units]
+    missing_share = sum(weights[unit][0] for unit, _ in missing_units) / total
     note = None
-    if missing:
+    if missing and missing_share > params.absent_name_share:
         weak = True
         quoted = ", ".join(f"'{word}'" for word in missing[:3])
         verb = "appears" if len(missing) == 1 else "appear"

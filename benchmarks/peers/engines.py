@@ -56,9 +56,9 @@ def ours(vault: Path):
     if CLOCK is not None:
         options["clock"] = lambda: CLOCK
     if not VERDICT:
-        # weak_coverage = weak_ratio = 0: the absence verdict never empties `hits`
+        # absent_name_share = 1: the absence verdict never empties `hits`
         # (see public/run.py).
-        options["ranking"] = {"weak_coverage": 0.0, "weak_ratio": 0.0}
+        options["ranking"] = {"absent_name_share": 1.0}
     engine = Mnemosyne(vault, **options)
     engine.refresh(full=True)
 

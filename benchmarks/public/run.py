@@ -9,7 +9,7 @@ no cache, and every judged query is run in lexical mode with ``limit=100``.
 
 The absence verdict must not hide results here: a benchmark ranks every document, and
 an engine that says "nothing matched well" still ranks. The engine runs with the
-ranking overrides ``weak_coverage=0`` and ``weak_ratio=0`` (``VERDICT_OFF``), under
+ranking override ``absent_name_share=1`` (``VERDICT_OFF``: no query word counts as missing), under
 which the verdict is weak only when nothing matched at all, so ``hits`` always holds the
 full ranking. (``best_weak`` holds only three results, too few for recall@100.)
 
@@ -32,7 +32,7 @@ sys.path.insert(0, str(HERE))
 from beir import commit, load_beir, machine, score_run, write_vault  # noqa: E402
 
 LIMIT = 100
-VERDICT_OFF = {"weak_coverage": 0.0, "weak_ratio": 0.0}
+VERDICT_OFF = {"absent_name_share": 1.0}
 
 
 def run_ours(vault: Path, paths: dict[str, str], queries: dict[str, str]) -> tuple[dict, dict]:

@@ -13,8 +13,9 @@ exactly as ``peers/engines.py`` opens it (``open_072``).
 Ours runs in its default configuration (``Mnemosyne(vault).search_response(q,
 limit=10)``) except that the periodic stat pass is off (the files do not change during
 the run; 0.7.2's rescan is switched off the same way). ``--no-verdict`` switches our
-absence verdict off (``weak_coverage = weak_ratio = 0``, as ``peers/engines.py`` does),
-so ``hits`` holds the whole top ``limit``: ``best_weak`` holds only the first three. The
+absence verdict off in this child process (no query word counts as missing, and the
+"nothing holds them together" floors are 0), so ``hits`` holds the whole top ``limit``:
+``best_weak`` holds only the first three. The
 first pass over the queries gives the responses that are scored; the second is timed
 query by query.
 
@@ -44,7 +45,10 @@ def ours(vault: Path, clock: float | None, limit: int, verdict: bool = True):
     if clock is not None:
         options["clock"] = lambda: clock
     if not verdict:
-        options["ranking"] = {"weak_coverage": 0.0, "weak_ratio": 0.0}
+        from birkin_mnemosyne import ranking
+
+        options["ranking"] = {"absent_coverage": 0.0, "absent_ratio": 0.0}
+        ranking.missing_names = lambda *args: []  # a diagnostic run: the ranking alone
     engine = Mnemosyne(vault, **options)
     engine.refresh()
 
