@@ -113,3 +113,18 @@ def test_broken_pipe_exits_quietly(vault):
         timeout=60,
     )
     assert "Traceback" not in proc.stderr
+
+
+def test_search_says_why_there_is_no_strong_match(tmp_path, capsys):
+    import shutil
+
+    from conftest import EXAMPLE_VAULT
+
+    from birkin_mnemosyne.cli import main
+
+    root = tmp_path / "vault"
+    shutil.copytree(EXAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".mnemosyne"))
+    code = main(["--vault", str(root), "search", "is there anything about Kafka?"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("No strong match: 'Kafka' appears nowhere in the vault.")

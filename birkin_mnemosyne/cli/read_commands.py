@@ -67,8 +67,11 @@ def run_search(args) -> int:
     words = query_words(args.query)
     out = sys.stdout
     if response["no_strong_match"]:
-        out.write("No strong match.")
+        reason = response.get("absence_note")
+        out.write(f"No strong match: {reason}." if reason else "No strong match.")
         out.write(" Closest, weakly related:\n" if response["best_weak"] else "\n")
+    elif response["hits"] and response.get("confidence") == "low":
+        out.write("Low confidence: the closest notes, which may not answer it.\n")
     for rank, hit in enumerate(response["hits"] or response["best_weak"], 1):
         where = hit["path"] + (f" › {hit['heading']}" if hit["heading"] else "")
         flags = " [stale]" if hit["stale"] else ""
