@@ -70,6 +70,7 @@ def _marks_stale(heading: str | None, text: str) -> bool:
     return False
 
 
+_LINK_ALIAS_RE = re.compile(r"\[\[([^\[\]|\n]+)\|[^\[\]\n]+\]\]")
 _STALE_STATUS = frozenset({"superseded", "deprecated", "obsolete", "outdated", "archived", "stale"})
 
 
@@ -393,7 +394,7 @@ def parse_note_bytes(
         own = tuple(heading if c == raw_heading else redact(c) for c in own)
         heading_terms = index_terms(" ".join(own)) if own else []
         section_text = text
-        body_tf = Counter(index_terms(text))
+        body_tf = Counter(index_terms(_LINK_ALIAS_RE.sub(r"\1", text)))
         # The section's own heading line (or the H1 in the lead section) is counted in
         # the headings (or title) field, not a second time in the body.
         own_line = heading or (redact(h1) if h1 else None)

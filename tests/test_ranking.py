@@ -410,3 +410,17 @@ def test_a_paraphrase_keeps_its_hits_with_a_confidence(vault):
         "Reminders the day before",
     ):
         assert not engine.search_response(query)["no_strong_match"], query
+
+
+def test_the_words_of_a_link_alias_describe_the_linked_note_not_the_hub(vault):
+    vault.write(
+        "projects/overview.md",
+        "# Atlas overview\n\n## Runbooks\n- [[deploy-rollback|Roll back a bad deploy]]\n"
+        "- [[postgres-restore|Restore the database]]\n",
+    )
+    vault.write(
+        "runbooks/deploy-rollback.md",
+        "# Deploy rollback\n\nRolling back a release: redeploy the previous tag, then check.\n",
+    )
+    hits = Mnemosyne(vault.root).search("how do I roll back a bad deploy?")
+    assert hits[0]["path"] == "runbooks/deploy-rollback.md"
