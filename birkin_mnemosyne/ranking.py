@@ -446,39 +446,50 @@ class _Factors:
         self.stamps = section_stamps(index) if today is not None else None
         self._days: dict[str, float] = {}
 
-    def _recency(self, date: str) -> float:
-        value = self._days.get(date)
-        if value is None:
-            value = self._days[date] = _recency(date, self.today, self.half_life)
-        return value
+        # ``of`` and ``bound`` run for every note scored: closures over locals.
+        notes, sec_stale = index.notes, index.sec_stale
+        priors, stale_factor, boost = self.priors, params.stale_factor, self.boost
+        stamps, days, half_life = self.stamps, self._days, self.half_life
+        kinds: dict[int, float] = {}
 
-    def _prior(self, nid: int) -> float:
-        prior = self.priors.get(kind_of(self.index, nid))
-        return 1.0 if prior is None else prior
+        def recency(date: str) -> float:
+            value = days.get(date)
+            if value is None:
+                value = days[date] = _recency(date, today, half_life)
+            return value
 
-    def of(self, nid: int, sid: int) -> float:
-        meta = self.index.notes[nid]
-        factor = self._prior(nid)
-        if meta.get("stale") or self.index.sec_stale[sid]:
-            factor *= self.params.stale_factor
-        date = meta.get("date")
-        if self.today is not None and date:
-            stamp = self.stamps.of(sid)
-            if stamp and stamp[:10] < date[:10]:
-                date = stamp[:10]
-            factor *= 1.0 + self.boost * self._recency(date)
-        if self.multiplier is not None:
-            factor *= self.multiplier(nid)
-        return factor
+        def prior(nid: int) -> float:
+            value = kinds.get(nid)
+            if value is None:
+                value = kinds[nid] = priors.get(kind_of(index, nid), 1.0)
+            return value
 
-    def bound(self, nid: int) -> float:
-        meta = self.index.notes[nid]
-        factor = self._prior(nid)
-        if meta.get("stale"):
-            factor *= self.params.stale_factor
-        if self.today is not None and meta.get("date"):
-            factor *= 1.0 + self.boost * self._recency(meta["date"])
-        return factor * self.multiplier_max
+        def of(nid: int, sid: int) -> float:
+            meta = notes[nid]
+            factor = prior(nid)
+            if meta.get("stale") or sec_stale[sid]:
+                factor *= stale_factor
+            date = meta.get("date")
+            if today is not None and date:
+                stamp = stamps.of(sid)
+                if stamp and stamp[:10] < date[:10]:
+                    date = stamp[:10]
+                factor *= 1.0 + boost * recency(date)
+            if multiplier is not None:
+                factor *= multiplier(nid)
+            return factor
+
+        def bound(nid: int) -> float:
+            meta = notes[nid]
+            factor = prior(nid)
+            if meta.get("stale"):
+                factor *= stale_factor
+            if today is not None and meta.get("date"):
+                factor *= 1.0 + boost * recency(meta["date"])
+            return factor * multiplier_max
+
+        self.of = of
+        self.bound = bound
 
 
 _HEADING_TERMS: dict[str, frozenset[str]] = {}
@@ -513,21 +524,27 @@ def pick_section(
     """
     stale = factors.index.sec_stale
     stale_factor = params.stale_factor
+    # One pass: the best section by its stale-discounted score, and the two best raw
+    # scores (the second-best of the shown section is the best raw score of the others).
     best_value, best = -1.0, -1
+    raw1, raw1_sid, raw2 = -1.0, -1, 0.0
     for sid, value in by_section.items():
+        if value > raw1 or (value == raw1 and sid > raw1_sid):
+            if raw1 > raw2:
+                raw2 = raw1
+            raw1, raw1_sid = value, sid
+        elif value > raw2:
+            raw2 = value
         if stale[sid]:
             value *= stale_factor
         if value > best_value or (value == best_value and sid > best):
             best_value, best = value, sid
-    second = 0.0
-    ties = 0
+    second = raw2 if best == raw1_sid else raw1
+    if len(by_section) == 1:
+        return by_section[best], best, 0.0
     floor = params.section_tie_share * best_value
-    for sid, value in by_section.items():
-        if sid != best:
-            if value > second:
-                second = value
-            if (value * stale_factor if stale[sid] else value) >= floor:
-                ties += 1
+    # another section's discounted score is at most its raw one, at most ``second``
+    ties = second >= floor
     if factors.current:
         # A current-state question: the best matching section whose heading names the
         # current state, if it scores at least ``state_section_share`` of the best.
@@ -599,6 +616,32 @@ def _ranked_note(
     )
     coverage = covered / max(len(plan.units), 1)
     return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
+
+
+_FIRST_BOUNDS = 64
+
+
+def _by_bound(pool: dict[int, float], orders: dict):
+    """``pool``'s (note, bound) pairs, highest bound first, in ``sorted``'s order.
+
+    The top-k loop mostly stops within the first few dozen: those come from
+    ``heapq.nlargest`` (same order as ``sorted``), the rest are sorted only when asked
+    for. ``_tiers`` may walk the same pool twice (its lead, then its top k): the order
+    is remembered in ``orders``.
+    """
+    key = (id(pool), len(pool))
+    order = orders.get(key)
+    if order is not None:
+        yield from order
+        return
+    if len(pool) <= 4 * _FIRST_BOUNDS:
+        order = orders[key] = sorted(pool.items(), key=operator.itemgetter(1), reverse=True)
+        yield from order
+        return
+    first = heapq.nlargest(_FIRST_BOUNDS, pool.items(), key=operator.itemgetter(1))
+    yield from first
+    order = orders[key] = sorted(pool.items(), key=operator.itemgetter(1), reverse=True)
+    yield from order[_FIRST_BOUNDS:]
 
 
 # A note is skipped on its own factor bound only when even ``bound x factor x slack``
@@ -763,11 +806,13 @@ def rank(
 
     factor_bound = factors.bound
 
+    orders: dict[tuple[int, int], list] = {}
+
     def top_of(pool: dict[int, float], is_full: bool, k: int) -> list[RankedNote]:
         if not pool or k <= 0:
             return []
         found: list[tuple[float, int]] = []
-        for nid, ub in sorted(pool.items(), key=operator.itemgetter(1), reverse=True):
+        for nid, ub in _by_bound(pool, orders):
             if len(found) >= k:
                 kth = found[0][0]
                 if ub * bound_factor <= kth:
