@@ -69,6 +69,8 @@ SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
 _TRUE = ("1", "true", "yes", "on")
 # Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
 FUSION_POOL = 50
+# Redacted section texts kept for snippets (``Mnemosyne._section_text``).
+_SECTION_TEXT_CACHE = 2048
 
 
 # name (or prefix "w_"/"b_") -> (low, high, low excluded); others: finite and >= 0
@@ -163,6 +165,7 @@ class Mnemosyne:
         self._glossary: tuple[tuple | None, Glossary] | None = None
         # glossary terms looked up in the index: (generation, term -> present)
         self._glossary_known: tuple[int, dict[str, bool]] = (-1, {})
+        self._section_texts: dict[tuple, str] = {}
 
     def close(self) -> None:
         """Release the open cache file (also done when the engine is garbage-collected)."""
@@ -915,7 +918,36 @@ class Mnemosyne:
         return None if data is None else redacted_body(data, self.redactor)
 
     def _section_text(self, index: Index, nid: int, sid: int) -> str | None:
-        """The redacted text of one section, read from the file now."""
+        """The redacted text of one section, as the file holds it now.
+
+        Redacted section texts are remembered by the file's (mtime, size) and the
+        section's offsets: a hit shown again costs a stat, not a read and a redaction.
+        """
+        meta = index.notes[nid]
+        try:
+            info = (self.vault / meta["path"]).stat()
+        except OSError:
+            return None
+        key = (
+            self.redactor.fingerprint,
+            meta["path"],
+            info.st_mtime_ns,
+            info.st_size,
+            index.sec_start[sid],
+            index.sec_end[sid],
+            index.sec_heading[sid],
+        )
+        cache = self._section_texts
+        text = cache.get(key)
+        if text is None:
+            text = self._read_section(index, nid, sid)
+            if text is not None:
+                cache[key] = text
+                if len(cache) > _SECTION_TEXT_CACHE:
+                    cache.pop(next(iter(cache)))
+        return text
+
+    def _read_section(self, index: Index, nid: int, sid: int) -> str | None:
         from .document import decode_note
 
         meta = index.notes[nid]

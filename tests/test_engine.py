@@ -484,3 +484,14 @@ def test_demo_vault_says_what_it_does_not_hold(tmp_path):
     response = Mnemosyne(root).search_response("is there anything about Kafka?")
     assert response["no_strong_match"] and response["hits"] == []
     assert response["absence_note"] == "'Kafka' appears nowhere in the vault"
+
+
+def test_a_snippet_shown_again_follows_the_file_as_it_is_now(vault):
+    path = vault.write("notes/a.md", "# Pool\n\nThe pool size is forty on tama.\n")
+    engine = Mnemosyne(vault.root, refresh_interval=1e9)
+    assert "forty" in engine.search("pool size tama")[0]["snippet"]
+    path.write_text("# Pool\n\nThe pool size is sixty on tama.\n", encoding="utf-8")
+    import os
+
+    os.utime(path, ns=(1, 1))  # a new stamp even on a coarse clock
+    assert "sixty" in engine.search("pool size tama")[0]["snippet"]
