@@ -15,26 +15,24 @@ Order of a result list (``rank``)::
   score is under ``full_min_share`` of the best partial match's (a note that only
   scatters the query's words over its sections).
 * A query with a word from ``CURRENT_WORDS`` ("current", "now", "현재", …) asks for
-  the current state: such words score but are no units, and superseded notes do not
-  hold the first tier.
-* **base** = best section score + ``second_weight`` x second-best section score: a
-  note answers through its best section; a second matching section is corroboration.
-* **multipliers** are bounded: stale/superseded (``stale_factor``), recency of the
-  note's date (at most ``1 + recency_boost``), and the usage/zone multiplier from
-  dynamics (bounded there). Their product never exceeds ``max_multiplier_ratio()``, so
-  within a tier a note whose base score is that many times higher always wins.
+  the current state: such words score but are no units, superseded notes do not hold
+  the first tier, recency weighs more and fades faster, and the section naming the
+  state is shown (``pick_section``).
+* **base** = best section score + ``second_weight`` x second-best section score +
+  ``whole_weight`` x the note read as one document (``TermScores.whole``): a note
+  answers through its best section; the rest of it is corroboration.
+* **multipliers** are bounded (``_Factors``): the kind's prior (journals), stale or
+  superseded (``stale_factor``), recency of the shown section's date (at most
+  ``1 + recency_boost``), and the usage/zone multiplier from dynamics (bounded there).
+  Their product never exceeds ``max_multiplier_ratio()``, so within a tier a note whose
+  base score is that many times higher always wins.
+* Last, a superseded note listed above its successor moves to just below it.
 
-The verdict (``verdict``) reports three signals and calls a search weak when
-
-* there is no hit, or
-* the top note covers less than ``weak_coverage`` of the query's units, weighting
-  each unit by its idf (a unit absent from the vault weighs as the rarest term, so
-  "is there anything about Kafka?" without a Kafka note covers nothing), or
-* the top note's best section scores under ``weak_ratio`` of what the query could
-  achieve (every unit present once in a section of average length).
-
-The thresholds were set on examples/cases.yaml (see docs/explanation/search.md) and
-are to be recalibrated on the retrieval benchmark's dev split.
+The verdict (``verdict``) withholds the hits only on evidence of absence: a query word
+shaped like a name that no note mentions (``missing_names``), or no match at all; else
+it grades the top hit's ``confidence`` from its idf-weighted coverage and its score
+against what the query could achieve. Every threshold was chosen on the Tessellate dev
+vault; docs/explanation/search.md gives the measurements.
 """
 
 from __future__ import annotations
@@ -418,9 +416,6 @@ class _Factors:
 
     def __init__(self, index, plan, params, multiplier, multiplier_max, today) -> None:
         self.index = index
-        self.params = params
-        self.multiplier = multiplier
-        self.multiplier_max = multiplier_max
         # Age is counted back from the vault's newest record when that is older than
         # today: a vault left alone for months has not grown stale all over, and its
         # newest journal entry is still its current state.
@@ -432,7 +427,6 @@ class _Factors:
                     today = min(today, stamp.timestamp() + 86400.0)
                 except ValueError:
                     pass
-        self.today = today
         current = plan.current
         self.boost = params.current_recency_boost if current else params.recency_boost
         self.half_life = params.current_half_life_days if current else params.recency_half_life_days
@@ -444,12 +438,12 @@ class _Factors:
         self.query_terms = frozenset(plan.terms[whole] for whole, _ in plan.unit_terms)
         self.priors = {"journal": params.prior_journal, "index": params.prior_index}
         self.stamps = section_stamps(index) if today is not None else None
-        self._days: dict[str, float] = {}
 
         # ``of`` and ``bound`` run for every note scored: closures over locals.
         notes, sec_stale = index.notes, index.sec_stale
         priors, stale_factor, boost = self.priors, params.stale_factor, self.boost
-        stamps, days, half_life = self.stamps, self._days, self.half_life
+        stamps, half_life = self.stamps, self.half_life
+        days: dict[str, float] = {}
         kinds: dict[int, float] = {}
 
         def recency(date: str) -> float:
