@@ -589,6 +589,9 @@ class Mnemosyne:
             required_labels = []
         index = self.index
         allowed = self._note_filter(index, zone, required_labels, include_archive)
+        # Echoed in the response (which may be logged) and read by the verdict, which
+        # names query words back: both from the redacted query, redacted once.
+        redacted_query = self.redactor.redact(query)
 
         hybrid = self._semantic_index() if not exact else None
         for attempt in range(2):
@@ -603,7 +606,7 @@ class Mnemosyne:
                     expansion_units=query_units,
                     translations=self._translations(units, index),
                     # from the redacted query: the verdict names these words back
-                    names=name_words(MARK_RE.sub(" ", self.redactor.redact(query))),
+                    names=name_words(MARK_RE.sub(" ", redacted_query)),
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
@@ -654,7 +657,7 @@ class Mnemosyne:
             mode, reason = "lexical", self._semantic_reason if self.semantic else None
         return {
             # Echoed redacted: a response may be logged, and a query can hold a secret.
-            "query": self.redactor.redact(query),
+            "query": redacted_query,
             "mode": mode,
             "degraded_reason": reason,
             "hits": [] if weak else hits,

@@ -130,7 +130,7 @@ class StateQueries:
         folder = check_zone(zone) if zone else None
         engine = self.engine
         index, plan, scores = self._plan(query)
-        allowed = _note_filter(index, folder, include_archive)
+        allowed = self.engine._note_filter(index, folder, [], include_archive)
         covering = [self._covering(index, plan, scores, u, allowed) for u in range(len(plan.units))]
         active = list(range(len(plan.units)))
         dropped: list[int] = []
@@ -409,44 +409,34 @@ class StateQueries:
     def _section_hit(
         self, index: Index, sid: int, score: float, stamp: str | None, weights: dict
     ) -> dict:
-        engine = self.engine
-        nid = index.sec_note[sid]
-        meta = index.notes[nid]
-        text = engine._section_text(index, nid, sid)
-        return {
-            "key": engine.key_of(meta["path"]),
-            "path": meta["path"],
-            "title": meta["title"],
-            "zone": meta["zone"],
-            "heading": index.sec_heading[sid],
-            "line": index.sec_line[sid],
-            "date": stamp,
-            "stale": bool(meta["stale"] or index.sec_stale[sid]),
-            "archived": bool(meta["archived"]),
-            "labels": list(meta["labels"] or []),
-            "snippet": make_snippet(text, weights) if text else "",
-            "score": round(score, 4),
-        }
+        text = self.engine._section_text(index, index.sec_note[sid], sid)
+        snippet = make_snippet(text, weights) if text else ""
+        return self._hit(index, sid, index.sec_line[sid], stamp, snippet, score)
 
     def _record_hit(self, index: Index, sid: int, day: str, line: str, line_no: int) -> dict:
-        engine = self.engine
-        meta = index.notes[index.sec_note[sid]]
         snippet = " ".join(line.split())
         if len(snippet) > _SNIPPET_CHARS:
             snippet = snippet[: _SNIPPET_CHARS - 1].rstrip() + "…"
+        return self._hit(index, sid, line_no, day, snippet, 0.0)
+
+    def _hit(
+        self, index: Index, sid: int, line: int, date: str | None, snippet: str, score: float
+    ) -> dict:
+        """The shared hit shape of ``latest`` and ``host_history`` entries."""
+        meta = index.notes[index.sec_note[sid]]
         return {
-            "key": engine.key_of(meta["path"]),
+            "key": self.engine.key_of(meta["path"]),
             "path": meta["path"],
             "title": meta["title"],
             "zone": meta["zone"],
             "heading": index.sec_heading[sid],
-            "line": line_no,
-            "date": day,
+            "line": line,
+            "date": date,
             "stale": bool(meta["stale"] or index.sec_stale[sid]),
             "archived": bool(meta["archived"]),
             "labels": list(meta["labels"] or []),
             "snippet": snippet,
-            "score": 0.0,
+            "score": round(score, 4),
         }
 
 
@@ -461,24 +451,6 @@ def _all_of(maps: list[dict[int, float]]) -> dict[int, float]:
         if not out:
             break
     return out
-
-
-def _note_filter(index: Index, zone: str | None, include_archive: bool):
-    if zone is None and include_archive:
-        return None
-    notes = index.notes
-
-    def allowed(nid: int) -> bool:
-        meta = notes[nid]
-        if meta is None or (meta["archived"] and not include_archive):
-            return False
-        if zone is None:
-            return True
-        # Folder names may be NFD on disk (macOS); the filter is NFC.
-        note_zone = unicodedata.normalize("NFC", meta["zone"])
-        return note_zone == zone or note_zone.startswith(zone + "/")
-
-    return allowed
 
 
 def _dated_lines(text: str):
