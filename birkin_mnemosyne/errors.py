@@ -11,9 +11,12 @@ own surface (the CLI's exit code is ``exit_code`` on the class).
     ├── VaultNotFoundError (FileNotFoundError) the vault folder does not exist
     ├── InvalidPathError (ValueError)          a note path or zone breaks a path rule
     ├── InvalidInputError (ValueError)         any other bad argument
-    │   └── LabelError                         a malformed namespace:value label
+    │   ├── LabelError                         a malformed namespace:value label
+    │   └── MatchCountError                    find_replace found another number of matches
     ├── NoteNotFoundError (KeyError)           exit 1: unknown key or path
+    │   └── SectionNotFoundError               no heading of that name in the note
     ├── AmbiguousKeyError (KeyError)           a key matches several notes
+    │   └── AmbiguousSectionError              a heading names several sections
     ├── NoteExistsError                        exit 3: create would overwrite
     ├── VersionConflictError                   exit 3: expected_version is stale
     ├── WriteRefusedError                      exit 3: a write the configuration forbids
@@ -60,6 +63,16 @@ class LabelError(InvalidInputError):
     """A label is not of the form ``namespace:value``."""
 
 
+class MatchCountError(InvalidInputError):
+    """``find_replace`` found the text a number of times other than ``expected_count``;
+    nothing was written. ``found`` and ``expected`` are the two counts."""
+
+    def __init__(self, message: str, *, found: int, expected: int) -> None:
+        super().__init__(message)
+        self.found = found
+        self.expected = expected
+
+
 class NoteNotFoundError(MnemosyneError, KeyError):
     """No note has this key or path."""
 
@@ -76,6 +89,15 @@ class AmbiguousKeyError(MnemosyneError, KeyError):
     def __init__(self, message: str, *, candidates: list[str] | None = None) -> None:
         super().__init__(message)
         self.candidates = list(candidates or [])
+
+
+class SectionNotFoundError(NoteNotFoundError):
+    """A note has no heading of the given name; ``candidates`` lists its headings."""
+
+
+class AmbiguousSectionError(AmbiguousKeyError):
+    """A heading names several sections of one note; ``candidates`` lists them with
+    their lines (``"## Notes (line 12)"``)."""
 
 
 class NoteExistsError(MnemosyneError):

@@ -55,6 +55,7 @@ __all__ = [
     "parse_markdown",
     "section_stamp",
     "strip_markup",
+    "wikilink_spans",
 ]
 
 # A heading (checked further in Python) or a code-fence marker line; group 2 is the rest.
@@ -329,8 +330,10 @@ def _make_link(inner: str, line: int) -> WikiLink | None:
     return WikiLink(target, section_text or None, alias_text or None, line)
 
 
-def _find_links(text: str, fences: list[tuple[int, int]]) -> list[WikiLink]:
-    links: list[WikiLink] = []
+def _find_links(text: str, fences: list[tuple[int, int]]) -> list[tuple[int, int, WikiLink]]:
+    """Every wikilink outside fences and code spans, with the span of its ``[[...]]``
+    (an embed's ``!`` included)."""
+    links: list[tuple[int, int, WikiLink]] = []
     fence_index = 0
     fence_count = len(fences)
     has_backticks = "`" in text
@@ -365,8 +368,18 @@ def _find_links(text: str, fences: list[tuple[int, int]]) -> list[WikiLink]:
                     continue
         link = _make_link(match.group(2), line)
         if link is not None:
-            links.append(link)
+            links.append((offset, match.end(), link))
     return links
+
+
+def wikilink_spans(text: str) -> list[tuple[int, int, WikiLink]]:
+    """``(start, end, link)`` of every wikilink ``parse_markdown`` finds, where
+    ``text[start:end]`` is the whole ``[[...]]`` (or ``![[...]]``): what a rewrite of
+    link targets replaces. Same rules as ``parse_markdown``; never raises."""
+    if "[[" not in text:
+        return []
+    _, fences, _ = _scan_blocks(text, _find_markers(text))
+    return _find_links(text, fences)
 
 
 def _cuts(headings: list[_Marker]) -> tuple[str | None, list[tuple[_Marker, tuple[str, ...]]]]:
@@ -466,7 +479,7 @@ def parse_markdown(text: str, *, max_section_tokens: int = 1500) -> ParsedMarkdo
     """
     markers = _find_markers(text)
     heading_markers, fences, warnings = _scan_blocks(text, markers)
-    links = _find_links(text, fences) if "[[" in text else []
+    links = [link for _, _, link in _find_links(text, fences)] if "[[" in text else []
     headings = tuple([Heading(level, name, line) for _, line, level, name in heading_markers])
     h1 = next((heading.text for heading in headings if heading.level == 1), None)
     title, cuts = _cuts(heading_markers)

@@ -49,6 +49,7 @@ LAYERS = {
     # pure note-text helpers (they import only L0-L2), shared by the facade and the
     # onboarding/import features
     "notes_io": 3,
+    "note_edits": 3,  # prepend, find-replace, replace a section, retarget wikilinks
     "memory": 4,  # package: VaultMemory, one module per group of operations
     "digest": 4,
     "cli": 5,

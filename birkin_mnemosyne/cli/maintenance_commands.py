@@ -118,8 +118,8 @@ def register_undo(sub):
     p.add_argument(
         "--kind",
         metavar="KIND",
-        help="with --last: only a change of this kind (write = remember/append/replace, "
-        "move = forget/restore/rezone, or an operation name such as label)",
+        help="with --last: only a change of this kind (write = remember/append/replace/edit, "
+        "move = forget/restore/rezone/move, or an operation name such as label)",
     )
     p.add_argument(
         "--dry-run", action="store_true", help="only say what would be undone; change nothing"

@@ -320,8 +320,8 @@ class Door:
         kind: Annotated[
             str | None,
             Field(
-                description="with last: 'write' (create/append/replace), 'move' "
-                "(archive/restore/rezone) or an operation name such as 'label'"
+                description="with last: 'write' (create/append/replace/edit), 'move' "
+                "(archive/restore/rezone/move) or an operation name such as 'label'"
             ),
         ] = None,
         confirm: Annotated[

@@ -25,6 +25,7 @@ The class is assembled from one module per group of operations over shared plumb
 * ``reading``: ``get_note``, ``search``, ``list_notes``, ``related``, ``render_digest``;
 * ``state``: ``latest``, ``host_history`` (state questions, newest first);
 * ``writing``: ``write_note`` (create, append, replace) and its near-duplicate check;
+* ``editing``: ``edit_note`` (prepend, find-replace, replace a section);
 * ``lifecycle``: the journaled moves ``forget``, ``restore``, ``rezone``; ``undo``,
   ``journal``;
 * ``labelling``: ``label_preview`` / ``label_apply`` plans, ``suggest_labels``;
@@ -32,7 +33,8 @@ The class is assembled from one module per group of operations over shared plumb
 """
 
 from .base import STATE_DIR as STATE_DIR
+from .editing import EDIT_OPERATIONS
 from .vault_memory import VaultMemory
 from .writing import WRITE_MODES
 
-__all__ = ["VaultMemory", "WRITE_MODES"]
+__all__ = ["EDIT_OPERATIONS", "VaultMemory", "WRITE_MODES"]

@@ -18,8 +18,8 @@ from .base import MemoryBase, check_int, sha256_hex
 
 #: What ``undo(kind=...)`` accepts besides an exact operation name.
 UNDO_KINDS: dict[str, tuple[str, ...]] = {
-    "write": ("create", "append", "replace"),
-    "move": ("archive", "restore", "rezone"),
+    "write": ("create", "append", "replace", "edit"),
+    "move": ("archive", "restore", "rezone", "move"),
 }
 # How far back ``undo(last=True)`` looks for a change that can still be undone.
 LAST_SEARCH_DEPTH = 200
@@ -163,8 +163,8 @@ class LifecycleMixin(MemoryBase):
         """Put back the exact bytes and paths of a journaled operation.
 
         Name it by ``transaction_id``, or pass ``last=True`` for the newest committed
-        one, of ``kind`` when given (``"write"``: create/append/replace, ``"move"``:
-        archive/restore/rezone, or an operation name such as ``"label"``); ``kind``
+        one, of ``kind`` when given (``"write"``: create/append/replace/edit, ``"move"``:
+        archive/restore/rezone/move, or an operation name such as ``"label"``); ``kind``
         alone implies ``last``. ``confirm=False`` only previews: what would be undone
         (``description``) and which files changed since (``changed_since``). Refused
         with ``UndoConflictError`` (a ``VersionConflictError``) when a file changed since
@@ -250,8 +250,15 @@ def describe_transaction(entry: dict) -> str:
     pairs = [m for m in moves if isinstance(m, list) and len(m) == 2]
     if pairs and len(pairs) <= 3:
         what = ", ".join(f"{old} -> {new}" for old, new in pairs)
+        others = len(entry.get("paths") or []) - 2 * len(pairs)
+        if others > 0:  # a move that rewrote the links of other notes
+            what += f" and the links of {others} other note{'s' if others > 1 else ''}"
     else:
         paths = entry.get("paths") or [c["path"] for c in entry.get("changes", [])]
         what = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
     when = (entry.get("created") or "")[:19]
-    return f"{entry['operation']} of {what}" + (f" ({when}Z)" if when else "")
+    operation = entry["operation"]
+    mode = entry.get("meta", {}).get("mode")
+    if isinstance(mode, str) and mode != operation:
+        operation += f" ({mode})"  # an edit names its kind: "edit (find_replace)"
+    return f"{operation} of {what}" + (f" ({when}Z)" if when else "")

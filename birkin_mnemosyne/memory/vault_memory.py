@@ -1,6 +1,6 @@
 """``VaultMemory``: one vault's notes behind one method per user-facing operation.
 
-The class joins the operation groups (``reading``, ``state``, ``writing``,
+The class joins the operation groups (``reading``, ``state``, ``writing``, ``editing``,
 ``lifecycle``, ``labelling``, ``usage``) over their shared plumbing (``base``). This
 module holds what belongs to the object itself: its options, crash recovery on open,
 closing, and ``status``.
@@ -20,6 +20,7 @@ from ..errors import ConfigError, InvalidInputError
 from ..journal import Journal
 from ..vault_lock import DEFAULT_TIMEOUT, VaultLock
 from .base import STATE_DIR
+from .editing import EditingMixin
 from .labelling import LabellingMixin
 from .lifecycle import LifecycleMixin
 from .reading import ReadingMixin
@@ -31,7 +32,13 @@ _OPTIONS = ("vault_path", "evidence_required", "refresh_interval", "lock_timeout
 
 
 class VaultMemory(
-    ReadingMixin, StateMixin, WritingMixin, LifecycleMixin, LabellingMixin, UsageMixin
+    ReadingMixin,
+    StateMixin,
+    EditingMixin,
+    WritingMixin,
+    LifecycleMixin,
+    LabellingMixin,
+    UsageMixin,
 ):
     """Read, write, move, label and undo notes of one vault.
 

@@ -79,31 +79,14 @@ class WritingMixin(MemoryBase):
             "links": nio.check_links(links),
             "sources": nio.check_strings(source, "source"),
         }
-        if self.evidence_required and not fields["sources"]:
-            raise WriteRefusedError(
-                "this vault requires evidence for every write: pass source='where this "
-                "came from' (a URL, a file, a conversation id) — set by evidence_required"
-            )
-        if expected_version is not None and not (
-            isinstance(expected_version, str) and _VERSION_RE.fullmatch(expected_version)
-        ):
-            raise InvalidInputError(
-                f"expected_version must be the 64-hex-digit version from get_note, got "
-                f"{expected_version!r}"
-            )
+        self._check_evidence(fields["sources"])
+        self._check_expected_version(expected_version)
         if mode == "replace" and expected_version is None:
             raise InvalidInputError(
                 "replace needs expected_version: read the note with get_note() and pass its "
                 "version, so a change made since is never overwritten"
             )
-        warnings: list[str] = []
-        if MARK_RE.search(body):
-            # get_note serves redacted text: writing it back stores the marks, not the
-            # secrets they stood for. Allowed (it may be wanted), but said out loud.
-            warnings.append(
-                "the body contains [REDACTED] marks (from a redacted read): the note now "
-                "holds the marks, not the values they replaced"
-            )
+        warnings = self._mark_warnings(body)
         with self._lock():
             if mode == "create":
                 path, text, transaction = self._create(title, body, zone, fields, when, warnings)
@@ -111,8 +94,15 @@ class WritingMixin(MemoryBase):
                 path, text, transaction = self._edit(
                     title, body, zone, mode, expected_version, fields, when, warnings
                 )
-            self.engine.refresh(paths=[path])
-            data = (self.vault / path).read_bytes()
+            result = self._written(path, mode, transaction, warnings)
+        result["near_duplicates"] = self._near_duplicates(path, text)
+        return result
+
+    def _written(self, path: str, mode: str, transaction: str, warnings: list[str]) -> dict:
+        """The write shape of a note just written, its ``near_duplicates`` still to be
+        filled in once the lock (which the caller holds) is released."""
+        self.engine.refresh(paths=[path])
+        data = (self.vault / path).read_bytes()
         return {
             "key": self.engine.key_of(path),
             "path": path,
@@ -120,15 +110,63 @@ class WritingMixin(MemoryBase):
             "created": mode == "create",
             "mode": mode,
             "transaction_id": transaction,
-            "near_duplicates": self._near_duplicates(path, text),
+            "near_duplicates": [],
             "warnings": warnings,
         }
 
-    def _journaled_write(self, mode: str, path: str, before: bytes | None, after: bytes) -> str:
+    def _check_evidence(self, sources: list[str]) -> None:
+        if self.evidence_required and not sources:
+            raise WriteRefusedError(
+                "this vault requires evidence for every write: pass source='where this "
+                "came from' (a URL, a file, a conversation id) — set by evidence_required"
+            )
+
+    @staticmethod
+    def _check_expected_version(expected_version: object) -> None:
+        if expected_version is not None and not (
+            isinstance(expected_version, str) and _VERSION_RE.fullmatch(expected_version)
+        ):
+            raise InvalidInputError(
+                f"expected_version must be the 64-hex-digit version from get_note, got "
+                f"{expected_version!r}"
+            )
+
+    @staticmethod
+    def _mark_warnings(text: str) -> list[str]:
+        if not MARK_RE.search(text):
+            return []
+        # get_note serves redacted text: writing it back stores the marks, not the
+        # secrets they stood for. Allowed (it may be wanted), but said out loud.
+        return [
+            "the body contains [REDACTED] marks (from a redacted read): the note now "
+            "holds the marks, not the values they replaced"
+        ]
+
+    def _read_for_edit(self, path: str, expected: str | None) -> tuple[bytes, str]:
+        """The note's bytes and text, after checking ``expected`` (under the lock)."""
+        data = self._read(path)
+        current = sha256_hex(data)
+        if expected is not None and expected != current:
+            raise VersionConflictError(
+                f"{path} changed since you read it (expected version {expected[:12]}…, it is "
+                f"now {current[:12]}…) — read it again with get_note() and redo the change",
+                current_version=current,
+            )
+        text, valid = nio.decode_note(data)
+        if not valid:
+            raise WriteRefusedError(
+                f"{path} is not valid UTF-8; re-save it as UTF-8 before writing to it, so "
+                "no byte is lost"
+            )
+        return data, text
+
+    def _journaled_write(
+        self, operation: str, path: str, before: bytes | None, after: bytes, mode: str = ""
+    ) -> str:
         """Write one note as a journaled transaction; returns its transaction id."""
         try:
             result = self._journal.transaction(
-                mode, [FileChange(path, before, after)], meta={"mode": mode}
+                operation, [FileChange(path, before, after)], meta={"mode": mode or operation}
             )
         except OSError as exc:
             raise WriteRefusedError(
@@ -187,20 +225,7 @@ class WritingMixin(MemoryBase):
         self, title, body, zone, mode, expected, fields, when, warnings
     ) -> tuple[str, str, str]:
         path = self._resolve_for_write(title, zone)
-        data = self._read(path)
-        current = sha256_hex(data)
-        if expected is not None and expected != current:
-            raise VersionConflictError(
-                f"{path} changed since you read it (expected version {expected[:12]}…, it is "
-                f"now {current[:12]}…) — read it again with get_note() and redo the change",
-                current_version=current,
-            )
-        text, valid = nio.decode_note(data)
-        if not valid:
-            raise WriteRefusedError(
-                f"{path} is not valid UTF-8; re-save it as UTF-8 before writing to it, so "
-                "no byte is lost"
-            )
+        data, text = self._read_for_edit(path, expected)
         edit = nio.append_to_note if mode == "append" else nio.replace_note_body
         text = edit(
             text,
