@@ -8,7 +8,7 @@ are in DESIGN.md and docs/reference/notes.md). Nothing that writes a note bypass
   crash leaves the old or the new bytes, never a torn file;
 * conditional writes check ``expected_version`` (the sha256 of the file's bytes) under
   that lock, right before writing;
-* moves and multi-file edits (archive, restore, rezone, label apply) are journaled
+* moves and multi-file edits (archive, restore, rezone, move, label apply) are journaled
   (``journal.Journal``) and can be undone byte for byte; crash recovery runs on open;
 * after a write the engine's index is refreshed for the touched paths at once;
 * usage (``record_access``) lives in ``.mnemosyne/state/`` (``dynamics.UsageStore``) and
@@ -28,6 +28,7 @@ The class is assembled from one module per group of operations over shared plumb
 * ``editing``: ``edit_note`` (prepend, find-replace, replace a section);
 * ``lifecycle``: the journaled moves ``forget``, ``restore``, ``rezone``; ``undo``,
   ``journal``;
+* ``moving``: ``move`` (a new path or title, with the wikilinks to it rewritten);
 * ``labelling``: ``label_preview`` / ``label_apply`` plans, ``suggest_labels``;
 * ``usage``: ``record_access``, ``usage_of``, ``stale``.
 """

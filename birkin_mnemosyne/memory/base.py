@@ -107,17 +107,23 @@ class MemoryBase:
             ) from exc
 
     def _occupant(self, path: str) -> str | None:
-        """The existing file at ``path``, also when it differs only in letter case."""
-        full = self.vault / path
-        if os.path.lexists(full):
+        """The existing file at ``path``, also when it (or a folder on the way to it)
+        differs only in letter case: a vault synced to a case-insensitive disk would
+        have the two collide."""
+        if os.path.lexists(self.vault / path):
             return path
-        if full.parent.is_dir():
-            wanted = full.name.casefold()
-            with os.scandir(full.parent) as entries:
-                for entry in entries:
-                    if entry.name.casefold() == wanted:
-                        return posixpath.join(posixpath.dirname(path), entry.name)
-        return None
+        found = []
+        for part in path.split("/"):
+            folder = self.vault.joinpath(*found)
+            if not folder.is_dir():
+                return None
+            wanted = part.casefold()
+            with os.scandir(folder) as entries:
+                name = next((e.name for e in entries if e.name.casefold() == wanted), None)
+            if name is None:
+                return None
+            found.append(name)
+        return posixpath.join(*found)
 
     # -- key resolution ----------------------------------------------------------------
 

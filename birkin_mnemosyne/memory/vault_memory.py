@@ -1,7 +1,8 @@
 """``VaultMemory``: one vault's notes behind one method per user-facing operation.
 
 The class joins the operation groups (``reading``, ``state``, ``writing``, ``editing``,
-``lifecycle``, ``labelling``, ``usage``) over their shared plumbing (``base``). This
+``lifecycle``, ``moving``, ``labelling``, ``usage``) over their shared plumbing
+(``base``). This
 module holds what belongs to the object itself: its options, crash recovery on open,
 closing, and ``status``.
 """
@@ -23,6 +24,7 @@ from .base import STATE_DIR
 from .editing import EditingMixin
 from .labelling import LabellingMixin
 from .lifecycle import LifecycleMixin
+from .moving import MovingMixin
 from .reading import ReadingMixin
 from .state import StateMixin
 from .usage import UsageMixin
@@ -36,6 +38,7 @@ class VaultMemory(
     StateMixin,
     EditingMixin,
     WritingMixin,
+    MovingMixin,
     LifecycleMixin,
     LabellingMixin,
     UsageMixin,
