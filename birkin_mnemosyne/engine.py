@@ -557,7 +557,7 @@ class Mnemosyne:
     def search_response(
         self,
         query: str,
-        limit: int = 8,
+        limit: int | None = 8,
         *,
         zone: str | None = None,
         labels: Iterable[str] | None = None,
@@ -565,7 +565,10 @@ class Mnemosyne:
         expansions: dict | None = None,
         exact: bool = False,
     ) -> dict:
-        """Search the vault; returns the shared search shape (see DESIGN.md)."""
+        """Search the vault; returns the shared search shape (see DESIGN.md).
+
+        ``limit=None`` returns every match of an ``exact`` search (past ``MAX_LIMIT``).
+        """
         if not isinstance(query, str):
             raise InvalidInputError(f"the query must be a string, got {type(query).__name__}")
         if not query.strip():
@@ -574,7 +577,14 @@ class Mnemosyne:
             raise InvalidInputError(
                 f"the query is {len(query):,} characters; the limit is {MAX_QUERY_CHARS:,} — shorten it"
             )
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
+        if limit is None and not exact:
+            raise InvalidInputError(
+                f"limit=None (every match) is for exact=True searches: a ranked search "
+                f"returns the best matches, at most {MAX_LIMIT}"
+            )
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT
+        ):
             raise InvalidInputError(
                 f"limit must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}"
             )
@@ -856,7 +866,7 @@ class Mnemosyne:
 
         return multiplier
 
-    def _exact(self, index: Index, literal: str, limit: int, allowed):
+    def _exact(self, index: Index, literal: str, limit: int | None, allowed):
         """Literal, case-insensitive substring search (error strings, paths, ids)."""
         from .document import index_terms
         from .ranking import RankedNote

@@ -17,6 +17,7 @@ LAYERS = {
     "labels": 0,
     "glossary": 0,  # cross-language query words; reads glossary_data
     "glossary_data": 0,
+    "time_bounds": 0,  # since/until windows; the clock is passed in
     "redact": 1,  # reads the secret-hash file
     "vault_paths": 1,
     "discovery": 1,

@@ -22,8 +22,10 @@ The class is assembled from one module per group of operations over shared plumb
 * ``vault_memory``: the class itself (options, crash recovery on open, ``close``,
   ``status``);
 * ``base``: what every group shares (lock, clock, reads and atomic writes, ``resolve``);
-* ``reading``: ``get_note``, ``search``, ``list_notes``, ``related``, ``render_digest``;
+* ``reading``: ``get_note``, ``get_notes``, ``search``, ``list_notes``, ``related``,
+  ``render_digest``;
 * ``state``: ``latest``, ``host_history`` (state questions, newest first);
+* ``activity``: ``recent`` (notes by their last change, from the journal and file times);
 * ``writing``: ``write_note`` (create, append, replace) and its near-duplicate check;
 * ``editing``: ``edit_note`` (prepend, find-replace, replace a section);
 * ``lifecycle``: the journaled moves ``forget``, ``restore``, ``rezone``; ``undo``,

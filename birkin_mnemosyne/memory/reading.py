@@ -12,14 +12,18 @@ from collections.abc import Iterable
 from .. import notes_io as nio
 from ..digest import excerpt_of, gather_digest, render_digest
 from ..engine import MAX_LIMIT, MAX_QUERY_CHARS
-from ..errors import MnemosyneError
+from ..errors import AmbiguousKeyError, InvalidInputError, MnemosyneError, NoteNotFoundError
 from ..graph import LinkGraph
 from ..labels import label_counts, matches_labels, parse_label_filter
 from ..markdown import parse_markdown
+from ..time_bounds import TimeWindow, time_window
 from ..vault_paths import check_zone, zone_of
 from .base import MemoryBase, check_int, sha256_hex
 
 MAX_LIST_LIMIT = 200
+# get_notes reads at most this many notes in one call (each may be 20,000 characters
+# through the MCP door: 50 is already a large share of any context).
+MAX_GET_KEYS = 50
 DEFAULT_DIGEST_LIMIT = 5
 DEFAULT_DIGEST_BUDGET = 800
 DEFAULT_RELATED_LIMIT = 5
@@ -94,17 +98,30 @@ class ReadingMixin(MemoryBase):
         zone: str | None = None,
         labels: Iterable[str] | str | None = None,
         page: int = 1,
-        limit: int = 20,
+        limit: int | None = 20,
+        *,
+        since: str | dt.date | None = None,
+        until: str | dt.date | None = None,
+        now: float | None = None,
     ) -> dict:
         """Live notes, newest first (``updated``, else ``date``, else file time).
 
-        ``zone`` includes its subfolders; ``labels`` is an AND filter. ``label_counts``
-        counts labels over every note that passed the filters, not only this page.
+        ``zone`` includes its subfolders; ``labels`` is an AND filter; ``since`` /
+        ``until`` keep the notes whose time (the one they are ordered by) falls in that
+        window, both ends included (``time_bounds``: ``2026-03-02``,
+        ``2026-03-02T10:15Z``, ``7d``; ``now`` is what ``7d`` counts back from).
+        ``limit=None`` lists every note on one page, past the cap of 200.
+        ``label_counts`` counts labels over every note that passed the filters, not only
+        this page.
         """
         page = check_int(page, "page", 1)
-        limit = check_int(limit, "limit", 1, MAX_LIST_LIMIT)
+        if limit is not None:
+            limit = check_int(limit, "limit", 1, MAX_LIST_LIMIT)
+        elif page != 1:
+            raise InvalidInputError("limit=None lists every note on page 1; leave page out")
         folder = check_zone(zone) if zone else None
         required = parse_label_filter(labels) if labels else []
+        window = time_window(since, until, now=self._now(now))
         index = self.engine.index
         keys = self.engine.keys()
         eligible = []
@@ -116,6 +133,8 @@ class ReadingMixin(MemoryBase):
                 continue
             if required and not matches_labels(meta["labels"] or [], required):
                 continue
+            if window is not None and not _in_window(meta, window):
+                continue
             eligible.append(meta)
 
         def newest(meta: dict) -> tuple:
@@ -124,7 +143,8 @@ class ReadingMixin(MemoryBase):
 
         eligible.sort(key=lambda meta: meta["path"])
         eligible.sort(key=newest, reverse=True)
-        start = (page - 1) * limit
+        start = 0 if limit is None else (page - 1) * limit
+        stop = len(eligible) if limit is None else start + limit
         return {
             "notes": [
                 {
@@ -136,13 +156,63 @@ class ReadingMixin(MemoryBase):
                     "date": meta["date"],
                     "updated": meta["updated"],
                 }
-                for meta in eligible[start : start + limit]
+                for meta in eligible[start:stop]
             ],
             "total": len(eligible),
             "page": page,
             "limit": limit,
             "label_counts": label_counts(meta["labels"] or [] for meta in eligible),
         }
+
+    def get_notes(
+        self,
+        keys: Iterable[str],
+        *,
+        section: str | None = None,
+        outline: bool = False,
+        max_chars: int | None = None,
+        offset: int = 0,
+    ) -> dict:
+        """Several notes read at once, as ``get_note`` reads each (same options).
+
+        Returns ``{"notes": [note read, ...], "errors": [...]}`` in the order asked (a
+        note named twice is read once); a key that names no note, or names several, or
+        a note without that ``section`` is an entry of ``errors`` (``key``, ``error``,
+        ``error_type``, ``candidates``) instead of failing the others. At most
+        ``MAX_GET_KEYS`` keys.
+        """
+        if isinstance(keys, str) or not isinstance(keys, Iterable):
+            raise InvalidInputError("keys must be a list of note keys or paths, e.g. ['a', 'b']")
+        wanted = list(keys)
+        if not wanted:
+            raise InvalidInputError("give at least one note key or path")
+        if len(wanted) > MAX_GET_KEYS:
+            raise InvalidInputError(
+                f"{len(wanted)} keys asked for; at most {MAX_GET_KEYS} are read at once — "
+                "split the list"
+            )
+        notes: list[dict] = []
+        errors: list[dict] = []
+        seen: set[str] = set()
+        for key in wanted:
+            try:
+                note = self.get_note(
+                    key, section=section, outline=outline, max_chars=max_chars, offset=offset
+                )
+            except (NoteNotFoundError, AmbiguousKeyError) as exc:
+                errors.append(
+                    {
+                        "key": key,
+                        "error": str(exc),
+                        "error_type": type(exc).__name__,
+                        "candidates": list(exc.candidates),
+                    }
+                )
+                continue
+            if note["path"] not in seen:
+                seen.add(note["path"])
+                notes.append(note)
+        return {"notes": notes, "errors": errors}
 
     def related(self, key: str, *, limit: int = DEFAULT_RELATED_LIMIT) -> dict:
         """Notes connected to one, from its parsed wikilinks and its words.
@@ -254,3 +324,10 @@ class ReadingMixin(MemoryBase):
             budget_tokens=budget_tokens,
             redact=redact,
         )
+
+
+def _in_window(meta: dict, window: TimeWindow) -> bool:
+    """The note's listing time is in the window: its frontmatter ``updated`` or ``date``
+    (a day, which counts whole), else its file's modification time."""
+    day = meta["updated"] or meta["date"]
+    return window.contains_day(day) if day else window.contains(meta["mtime_ns"])

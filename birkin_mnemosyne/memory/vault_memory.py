@@ -1,8 +1,8 @@
 """``VaultMemory``: one vault's notes behind one method per user-facing operation.
 
-The class joins the operation groups (``reading``, ``state``, ``writing``, ``editing``,
-``lifecycle``, ``moving``, ``labelling``, ``usage``) over their shared plumbing
-(``base``). This
+The class joins the operation groups (``reading``, ``state``, ``activity``,
+``writing``, ``editing``, ``lifecycle``, ``moving``, ``labelling``, ``usage``) over their
+shared plumbing (``base``). This
 module holds what belongs to the object itself: its options, crash recovery on open,
 closing, and ``status``.
 """
@@ -20,6 +20,7 @@ from ..engine import Mnemosyne
 from ..errors import ConfigError, InvalidInputError
 from ..journal import Journal
 from ..vault_lock import DEFAULT_TIMEOUT, VaultLock
+from .activity import ActivityMixin
 from .base import STATE_DIR
 from .editing import EditingMixin
 from .labelling import LabellingMixin
@@ -36,6 +37,7 @@ _OPTIONS = ("vault_path", "evidence_required", "refresh_interval", "lock_timeout
 class VaultMemory(
     ReadingMixin,
     StateMixin,
+    ActivityMixin,
     EditingMixin,
     WritingMixin,
     MovingMixin,
