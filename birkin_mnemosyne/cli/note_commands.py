@@ -1,9 +1,10 @@
-"""Subcommands that write or move one note: remember, append, replace, forget, restore,
-rezone. Writes are atomic and locked; writes and moves are journaled and undone with
-``undo``."""
+"""Subcommands that write or move one note: remember, append, replace, edit, forget,
+restore, rezone, move. Writes are atomic and locked; writes and moves are journaled and
+undone with ``undo``."""
 
 from __future__ import annotations
 
+from ..memory import EDIT_OPERATIONS
 from .common import (
     add_command,
     add_json_flag,
@@ -13,6 +14,9 @@ from .common import (
     read_body,
 )
 from .output import note, print_json, print_transaction, warn
+
+# The command line spells operations with '-' (find-replace); the library with '_'.
+_EDIT_CHOICES = tuple(operation.replace("_", "-") for operation in EDIT_OPERATIONS)
 
 
 def _print_write(result: dict, verb: str) -> None:
@@ -115,6 +119,83 @@ def register_replace(sub):
     return p
 
 
+def register_edit(sub):
+    p = add_command(
+        sub,
+        "edit",
+        help="change part of a note: prepend, find-replace, or replace one section",
+        description=(
+            "Change part of a note; the new text comes from --body or standard input.\n"
+            "  prepend          put the text first, right after the frontmatter\n"
+            "  find-replace     replace --find TEXT (exact, line breaks included) by the text;\n"
+            "                   refused (exit 2) unless it occurs --expected-count times\n"
+            "  replace-section  replace what is under heading --section (case-insensitive;\n"
+            '                   "## Notes" picks a level); needs --expected-version\n'
+            "  append, replace  as the append and replace commands\n"
+            "Journaled like every write: `mnemosyne undo` puts the exact bytes back. A note\n"
+            "changed since --expected-version is refused (exit 3)."
+        ),
+        examples=[
+            'mnemosyne edit kafka-retention prepend --body "Superseded: see kafka-2026."',
+            'mnemosyne edit kafka-retention find-replace --find "7 days" --body "14 days"',
+            "mnemosyne edit runbook replace-section --section Verify --expected-version 3f9a... "
+            "< verify.md",
+        ],
+    )
+    p.add_argument("target", metavar="KEY", help="the note: key, path or title")
+    p.add_argument(
+        "operation",
+        choices=_EDIT_CHOICES,
+        type=lambda text: text.replace("_", "-"),
+        metavar="OPERATION",
+        help=", ".join(_EDIT_CHOICES[:-1]) + " or " + _EDIT_CHOICES[-1],
+    )
+    p.add_argument("--body", metavar="TEXT", help="the new text (default: read from stdin)")
+    p.add_argument("--find", metavar="TEXT", help="find-replace: the exact text to replace")
+    p.add_argument(
+        "--expected-count",
+        type=int,
+        default=1,
+        metavar="N",
+        help="find-replace: how many times --find must occur (default 1)",
+    )
+    p.add_argument("--section", metavar="HEADING", help="replace-section: the section's heading")
+    p.add_argument(
+        "--expected-version",
+        metavar="V",
+        help="the version from `mnemosyne show`; the edit is refused if the note changed",
+    )
+    p.add_argument(
+        "--source",
+        action="append",
+        metavar="WHERE",
+        help="where this came from: a URL, a file, a conversation id (repeatable)",
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_edit)
+    return p
+
+
+def run_edit(args) -> int:
+    body = read_body(args)
+    with open_memory(args) as memory:
+        result = memory.edit_note(
+            args.target,
+            args.operation.replace("-", "_"),
+            body,
+            find=args.find,
+            section=args.section,
+            expected_count=args.expected_count,
+            expected_version=args.expected_version,
+            source=args.source,
+        )
+    if args.json:
+        print_json(result)
+    else:
+        _print_write(result, f"edited ({args.operation})")
+    return 0
+
+
 def register_forget(sub):
     p = add_command(
         sub,
@@ -202,6 +283,70 @@ def run_rezone(args) -> int:
     return _print_move(args, result, "moved")
 
 
+def register_move(sub):
+    p = add_command(
+        sub,
+        "move",
+        help="move or rename a note, rewriting the links to it (preview; --yes to do it)",
+        description=(
+            "Move a note to DEST (a vault-relative path, .md optional; ending in / keeps\n"
+            "the file name) and/or give it a new --title (without DEST, the file is renamed\n"
+            "after it in the same folder). Every [[wikilink]] the move would break is\n"
+            "rewritten to name the note at its new place. Without --yes only prints the\n"
+            "plan: each file and link that would change. Journaled as one change: `mnemosyne\n"
+            "undo` restores every file byte for byte. Refused (exit 3) when DEST exists;\n"
+            "exit 2 for a path outside the vault or in a hidden or reserved folder."
+        ),
+        examples=[
+            "mnemosyne move kafka-retention runbooks/kafka/retention",
+            "mnemosyne move kafka-retention --title 'Kafka topic retention' --yes",
+        ],
+    )
+    p.add_argument("key", help="the note: key or path")
+    p.add_argument("dest", metavar="DEST", nargs="?", help="the new path")
+    p.add_argument("--title", metavar="TITLE", help="the note's new title")
+    p.add_argument("--yes", action="store_true", help="move it (default: preview only)")
+    p.add_argument(
+        "--plan-id",
+        metavar="ID",
+        help="with --yes: refuse (exit 3) unless the plan is still the one previewed",
+    )
+    add_json_flag(p)
+    p.set_defaults(handler=run_move)
+    return p
+
+
+def run_move(args) -> int:
+    with open_memory(args) as memory:
+        result = memory.move(
+            args.key, args.dest, title=args.title, confirm=args.yes, plan_id=args.plan_id
+        )
+    if args.json:
+        print_json(result)
+        return 0
+    preview = result["mode"] == "preview"
+    for move in result["moves"]:
+        print(f"{'would move' if preview else 'moved'} {move['from']} -> {move['to']}")
+    if result["title"] is not None:
+        print(f"{'would set' if preview else 'set'} title: {result['title']}")
+    links = sum(len(change["links"]) for change in result["changes"])
+    if links:
+        verb = "would rewrite" if preview else "rewrote"
+        notes = len(result["changes"])
+        print(f"{verb} {links} link{'s' if links > 1 else ''} in {notes} note{'s' * (notes > 1)}:")
+        for change in result["changes"]:
+            for link in change["links"]:
+                print(f"  {change['path']}:{link['line']}  {link['from']} -> {link['to']}")
+    for message in result["warnings"]:
+        warn(message)
+    if preview:
+        print(f"plan: {result['plan_id']}")
+        note(f"nothing changed; run again with --yes --plan-id {result['plan_id']} to apply it")
+    else:
+        print_transaction(result)
+    return 0
+
+
 def _print_move(args, result: dict, verb: str) -> int:
     if args.json:
         print_json(result)
@@ -215,7 +360,9 @@ REGISTER = (
     register_remember,
     register_append,
     register_replace,
+    register_edit,
     register_forget,
     register_restore,
     register_rezone,
+    register_move,
 )

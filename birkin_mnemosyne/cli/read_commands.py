@@ -1,4 +1,5 @@
-"""Read-only subcommands: search, latest, host-history, show, list, status, digest, path.
+"""Read-only subcommands: search, latest, host-history, show, related, list, recent, status,
+digest, path.
 
 None of them counts as a use of a note (only ``VaultMemory.record_access`` does), and none
 writes a note; opening the vault may refresh the derived search index.
@@ -12,7 +13,7 @@ from ..cache import cache_dir
 from ..config import CONFIG_NAME
 from ..journal import JOURNAL_DIR
 from ..memory import STATE_DIR
-from .common import add_command, add_json_flag, add_label_option, open_memory
+from .common import CommandError, add_command, add_json_flag, add_label_option, open_memory
 from .output import describe_labels, highlight, note, print_json, query_words
 
 
@@ -37,6 +38,11 @@ def register_search(sub):
     p.add_argument(
         "--exact", action="store_true", help="match a literal substring (case-insensitive)"
     )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help="with --exact: every note holding the text, past the cap of 200",
+    )
     p.add_argument("--include-archive", action="store_true", help="also search _archive/")
     p.add_argument(
         "--semantic",
@@ -49,12 +55,17 @@ def register_search(sub):
 
 
 def run_search(args) -> int:
+    if args.all and not args.exact:
+        raise CommandError(
+            "--all needs --exact: a ranked search returns its best matches (at most --limit "
+            "200); --exact --all lists every note holding a literal text"
+        )
     with open_memory(args) as memory:
         if args.semantic:
             memory.engine.use_semantic()
         response = memory.search_response(
             args.query,
-            args.limit,
+            None if args.all else args.limit,
             zone=args.zone,
             labels=args.label,
             include_archive=args.include_archive,
@@ -81,6 +92,8 @@ def run_search(args) -> int:
             out.write(f"   {highlight(hit['snippet'], words, tty)}\n")
         if hit["also"]:
             out.write(f"   also: {', '.join(hit['also'])}\n")
+    if args.exact and not args.all and len(response["hits"]) == args.limit:
+        note(f"stopped at --limit {args.limit}; --all lists every note holding it")
     if not response["index"]["fresh"]:
         note("note: the index may be stale; run `mnemosyne reindex`")
     return 0 if response["hits"] else 1
@@ -195,16 +208,23 @@ def register_show(sub):
         help="print a note (whole, one section, or its outline)",
         description=(
             "Print a note's text, secrets redacted, with its path, key, zone, version and\n"
-            "labels. The version is what `replace --expected-version` wants. Read-only.\n"
-            "Exit 1 when no note (or section) has that name."
+            "labels. The version is what `replace --expected-version` wants. Several keys\n"
+            "print each note in turn (--json: {notes, errors}). Read-only. Exit 1 when no\n"
+            "note (or section) has a name given; the notes found are printed all the same."
         ),
         examples=[
             "mnemosyne show postgres-restore",
             'mnemosyne show runbooks/postgres-restore.md --section "Verify" --max-chars 2000',
             "mnemosyne show postgres-restore --outline",
+            "mnemosyne show postgres-restore db1 --max-chars 500",
         ],
     )
-    p.add_argument("key", help="a note key, a vault-relative path, or a unique title slug")
+    p.add_argument(
+        "keys",
+        metavar="KEY",
+        nargs="+",
+        help="a note key, a vault-relative path, or a unique title slug (several: each note)",
+    )
     p.add_argument("--section", metavar="HEADING", help="only the section under this heading")
     p.add_argument("--outline", action="store_true", help="only the headings, no text")
     p.add_argument("--max-chars", type=int, metavar="N", help="at most N characters of text")
@@ -217,17 +237,35 @@ def register_show(sub):
 
 
 def run_show(args) -> int:
+    options = {
+        "section": args.section,
+        "outline": args.outline,
+        "max_chars": args.max_chars,
+        "offset": args.offset,
+    }
     with open_memory(args) as memory:
-        result = memory.get_note(
-            args.key,
-            section=args.section,
-            outline=args.outline,
-            max_chars=args.max_chars,
-            offset=args.offset,
-        )
-    if args.json:
-        print_json(result)
+        if len(args.keys) == 1:
+            result = memory.get_note(args.keys[0], **options)
+        else:
+            many = memory.get_notes(args.keys, **options)
+    if len(args.keys) == 1:
+        if args.json:
+            print_json(result)
+        else:
+            _print_note(result, args)
         return 0
+    if args.json:
+        print_json(many)
+    else:
+        for number, result in enumerate(many["notes"]):
+            sys.stdout.write(("\n" if number else "") + f"==> {result['path']} <==\n")
+            _print_note(result, args)
+        for problem in many["errors"]:
+            print(f"mnemosyne: error: {problem['error']}", file=sys.stderr)
+    return 1 if many["errors"] else 0
+
+
+def _print_note(result: dict, args) -> None:
     out = sys.stdout
     out.write(f"title:   {result['title']}\n")
     out.write(f"path:    {result['path']}\n")
@@ -249,7 +287,6 @@ def run_show(args) -> int:
             f"showed characters {result['offset']}-{end} of {result['total_chars']}; "
             f"continue with --offset {end}"
         )
-    return 0
 
 
 def register_related(sub):
@@ -304,18 +341,27 @@ def register_list(sub):
         help="list notes, newest first",
         description=(
             "List live notes, newest first (frontmatter updated/date, else file time).\n"
-            "Exit 1 when no note passes the filters."
+            "--since/--until keep the notes whose time is in that window, both ends\n"
+            "included: WHEN is a day (2026-03-02, the whole day), a UTC time\n"
+            "(2026-03-02T10:15, or with Z or +02:00) or a span back from now (7d, 12h, 2w).\n"
+            "A frontmatter date counts as its whole day. Exit 1 when no note passes."
         ),
         examples=[
             "mnemosyne list --zone runbooks --limit 5",
             "mnemosyne list --label project:atlas",
+            "mnemosyne list --since 7d",
+            "mnemosyne list --since 2026-03-01 --until 2026-03-31 --all",
         ],
     )
     p.add_argument("--zone", metavar="ZONE", help="only notes in this folder and its subfolders")
     add_label_option(p, "only notes with this label (repeatable: all must match)")
-    p.add_argument(
+    p.add_argument("--since", metavar="WHEN", help="only notes from then on")
+    p.add_argument("--until", metavar="WHEN", help="only notes up to then")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument(
         "--limit", type=int, default=20, metavar="N", help="notes per page, 1-200 (default 20)"
     )
+    size.add_argument("--all", action="store_true", help="every note, on one page")
     p.add_argument("--page", type=int, default=1, metavar="N", help="page number (default 1)")
     add_json_flag(p)
     p.set_defaults(handler=run_list)
@@ -325,7 +371,12 @@ def register_list(sub):
 def run_list(args) -> int:
     with open_memory(args) as memory:
         listing = memory.list_notes(
-            zone=args.zone, labels=args.label or None, page=args.page, limit=args.limit
+            zone=args.zone,
+            labels=args.label or None,
+            page=args.page,
+            limit=None if args.all else args.limit,
+            since=args.since,
+            until=args.until,
         )
     if args.json:
         print_json(listing)
@@ -334,16 +385,56 @@ def run_list(args) -> int:
         day = row["updated"] or row["date"] or "-"
         labels = f"  [{', '.join(row['labels'])}]" if row["labels"] else ""
         print(f"{day:<10}  {row['path']}  {row['title']}{labels}")
-    first = (listing["page"] - 1) * listing["limit"]
+    first = (listing["page"] - 1) * (listing["limit"] or 0)
     shown = len(listing["notes"])
     if listing["total"] == 0:
         note("no notes match")
     elif first + shown < listing["total"]:
         note(
             f"showed {first + 1}-{first + shown} of {listing['total']}; "
-            f"next page: --page {listing['page'] + 1}"
+            f"next page: --page {listing['page'] + 1}, or --all for every one"
         )
     return 0 if listing["total"] else 1
+
+
+def register_recent(sub):
+    p = add_command(
+        sub,
+        "recent",
+        help="notes changed lately, newest first, with what changed",
+        description=(
+            "Notes by their last change, newest first: created, edited, moved, archived or\n"
+            "restored (from the journal, with the operation and its transaction), or\n"
+            "modified (changed outside mnemosyne: by the file's time). --since/--until take\n"
+            "the WHEN of `list`. Read-only. Exit 1 when nothing changed in the window."
+        ),
+        examples=["mnemosyne recent", "mnemosyne recent --since 2d --json"],
+    )
+    p.add_argument(
+        "--limit", type=int, default=20, metavar="N", help="at most N notes, 1-200 (default 20)"
+    )
+    p.add_argument("--since", metavar="WHEN", help="only changes from then on")
+    p.add_argument("--until", metavar="WHEN", help="only changes up to then")
+    add_json_flag(p)
+    p.set_defaults(handler=run_recent)
+    return p
+
+
+def run_recent(args) -> int:
+    with open_memory(args) as memory:
+        result = memory.recent(args.limit, since=args.since, until=args.until)
+    if args.json:
+        print_json(result)
+        return 0 if result["changes"] else 1
+    for row in result["changes"]:
+        how = f"  ({row['operation']})" if row["operation"] else ""
+        was = f"  (was {row['previous_path']})" if row["previous_path"] else ""
+        print(f"{row['at']}  {row['change']:<9} {row['path']}{was}{how}")
+    if not result["changes"]:
+        note("nothing changed in that window")
+    elif result["total"] > len(result["changes"]):
+        note(f"showed {len(result['changes'])} of {result['total']}; --limit shows more")
+    return 0 if result["changes"] else 1
 
 
 def register_status(sub):
@@ -481,6 +572,7 @@ REGISTER = (
     register_show,
     register_related,
     register_list,
+    register_recent,
     register_status,
     register_digest,
     register_path,
