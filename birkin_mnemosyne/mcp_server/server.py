@@ -7,6 +7,7 @@ from mcp.server.mcpserver import MCPServer
 from .. import _version
 from ..memory import VaultMemory
 from .curation_tools import add_curation_tools
+from .edit_tools import add_edit_tools
 from .memory_tools import MEMORY_TOOLS, Door
 from .session_tools import add_session_tools
 from .tooling import register_tools
@@ -32,6 +33,8 @@ READ_TOOLS = (
     "memory_curation_catalog",
     "memory_review_questions",
     "memory_capacity",
+    # edits and listings (issue 17)
+    "memory_recent",
 )
 WRITE_TOOLS = (
     "memory_remember",
@@ -49,6 +52,9 @@ WRITE_TOOLS = (
     "memory_curate",
     "memory_review_apply",
     "memory_review_undo",
+    # edits and listings (issue 17)
+    "memory_edit",
+    "memory_move",
 )
 
 INSTRUCTIONS = """\
@@ -122,6 +128,7 @@ def build_server(
 
     add_session_tools(server, door, read_only=read_only)  # session memory (issue 6)
     add_curation_tools(server, door, read_only=read_only, budgets=budgets)  # curation (issue 7)
+    add_edit_tools(server, door, read_only=read_only)  # edits and listings (issue 17)
 
     @server.resource(
         "mnemosyne://digest",

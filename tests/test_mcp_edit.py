@@ -1,0 +1,202 @@
+"""The MCP door of issue 17's edits and listings: memory_edit, memory_move, memory_recent,
+memory_get_note with a list of keys and memory_list since/until."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mcp", reason='the MCP server needs the extra: pip install -e ".[mcp]"')
+
+import anyio  # noqa: E402  (comes with mcp)
+from mcp import Client  # noqa: E402
+
+from birkin_mnemosyne.mcp_server import READ_TOOLS, WRITE_TOOLS, build_server  # noqa: E402
+from birkin_mnemosyne.mcp_server.edit_tools import (  # noqa: E402
+    EDIT_DEFAULT_TOOLS,
+    EDIT_FULL_TOOLS,
+)
+from birkin_mnemosyne.memory import VaultMemory  # noqa: E402
+
+NOW = 1_772_445_600.0  # 2026-03-02T10:00:00Z
+RUNBOOK = (
+    "---\ntitle: Reload nginx\n---\n# Reload nginx\n\n## Check\n\nRun nginx -t.\n\n"
+    "## Reload\n\nsystemctl reload nginx\n"
+)
+
+
+@pytest.fixture
+def notes(vault):
+    vault.write("ops/nginx-reload.md", RUNBOOK)
+    vault.write("hosts/web1.md", "# web1\n\nReload: [[nginx-reload#Reload]].\n")
+    for name in ("nginx-reload", "web1"):
+        folder = "ops" if name == "nginx-reload" else "hosts"
+        os.utime(vault.root / folder / f"{name}.md", (NOW - 86_400, NOW - 86_400))
+    return vault
+
+
+@pytest.fixture
+def server(notes):
+    with VaultMemory(notes.root, clock=lambda: NOW) as memory:
+        yield build_server(memory)
+
+
+def run(server, *calls):
+    """Make the ``(tool, arguments)`` calls in one session; return their results."""
+
+    async def main():
+        with anyio.fail_after(60):
+            async with Client(server) as client:
+                return [await client.call_tool(name, args) for name, args in calls]
+
+    return anyio.run(main)
+
+
+def ok(result) -> dict:
+    assert not result.is_error, result.content[0].text
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
+def error(result) -> str:
+    assert result.is_error, result.structured_content
+    return result.content[0].text
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".mnemosyne" not in p.relative_to(root).parts
+    }
+
+
+def test_the_new_tools_are_listed_with_their_hints(server):
+    async def main():
+        async with Client(server) as client:
+            return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+    tools = anyio.run(main)
+    assert set(EDIT_DEFAULT_TOOLS + EDIT_FULL_TOOLS) <= set(tools)
+    assert {"memory_edit", "memory_move"} <= set(WRITE_TOOLS) and "memory_recent" in READ_TOOLS
+    edit = tools["memory_edit"]
+    assert edit.annotations.destructive_hint is True and edit.annotations.idempotent_hint is False
+    assert edit.input_schema["properties"]["operation"]["enum"] == [
+        "prepend",
+        "find_replace",
+        "replace_section",
+        "append",
+        "replace",
+    ]
+    assert tools["memory_recent"].annotations.read_only_hint is True
+    assert tools["memory_move"].output_schema["type"] == "object"
+    assert "since" in tools["memory_list"].input_schema["properties"]
+
+
+def test_memory_edit_find_replace_and_undo(server, notes):
+    [done, wrong, undone] = run(
+        server,
+        ("memory_edit", {"key": "nginx-reload", "operation": "find_replace", "find": "nginx -t", "content": "nginx -T"}),
+        ("memory_edit", {"key": "nginx-reload", "operation": "find_replace", "find": "nginx", "content": "x"}),
+        ("memory_undo", {"last": True, "kind": "edit"}),
+    )  # fmt: skip
+    data = ok(done)
+    assert data["mode"] == "find_replace" and data["transaction_id"]
+    assert {"key", "path", "version", "created", "near_duplicates", "warnings"} <= set(data)
+    message = error(wrong)
+    assert "found 3 matches of the text, expected 1" in message  # the body only
+    assert ok(undone)["state"] == "undone"
+    assert (notes.root / "ops/nginx-reload.md").read_text() == RUNBOOK
+
+
+def test_memory_edit_replace_section_checks_heading_and_version(server, notes):
+    [read] = run(server, ("memory_get_note", {"key": "nginx-reload"}))
+    version = ok(read)["version"]
+    [missing, stale, done] = run(
+        server,
+        ("memory_edit", {"key": "nginx-reload", "operation": "replace_section", "section": "Deploy", "content": "x", "expected_version": version}),
+        ("memory_edit", {"key": "nginx-reload", "operation": "replace_section", "section": "check", "content": "x", "expected_version": "0" * 64}),
+        ("memory_edit", {"key": "nginx-reload", "operation": "replace_section", "section": "check", "content": "Run nginx -t twice.", "expected_version": version}),
+    )  # fmt: skip
+    assert "headings: 'Reload nginx', 'Check', 'Reload'" in error(missing)
+    assert "changed since you read it" in error(stale)
+    ok(done)
+    assert "## Check\n\nRun nginx -t twice.\n\n## Reload" in (
+        (notes.root / "ops/nginx-reload.md").read_text()
+    )
+
+
+def test_memory_move_previews_applies_and_undoes(server, notes):
+    original = snapshot(notes.root)
+    [preview] = run(server, ("memory_move", {"key": "nginx-reload", "to": "web/reload"}))
+    plan = ok(preview)
+    assert plan["mode"] == "preview" and snapshot(notes.root) == original
+    assert plan["changes"] == [
+        {
+            "key": "web1",
+            "path": "hosts/web1.md",
+            "links": [{"line": 3, "from": "[[nginx-reload#Reload]]", "to": "[[reload#Reload]]"}],
+        }
+    ]
+    [stale, applied] = run(
+        server,
+        ("memory_move", {"key": "nginx-reload", "to": "web/reload", "confirm": True, "plan_id": "0" * 16}),
+        ("memory_move", {"key": "nginx-reload", "to": "web/reload", "confirm": True, "plan_id": plan["plan_id"]}),
+    )  # fmt: skip
+    assert "changed since preview" in error(stale)
+    done = ok(applied)
+    assert done["path"] == "web/reload.md" and done["previous_path"] == "ops/nginx-reload.md"
+    assert "[[reload#Reload]]" in (notes.root / "hosts/web1.md").read_text()
+    [undone, taken] = run(
+        server,
+        ("memory_undo", {"transaction_id": done["transaction_id"]}),
+        ("memory_move", {"key": "nginx-reload", "to": "hosts/web1", "confirm": True}),
+    )
+    assert ok(undone)["state"] == "undone" and snapshot(notes.root) == original
+    assert "already exists" in error(taken)
+
+
+def test_memory_recent_and_list_since(server, notes):
+    [written, recent, listed, bad] = run(
+        server,
+        ("memory_remember", {"title": "Fresh", "body": "new"}),
+        ("memory_recent", {"limit": 5}),
+        ("memory_list", {"until": "2026-03-01"}),
+        ("memory_list", {"since": "soon"}),
+    )
+    ok(written)
+    rows = ok(recent)["changes"]
+    assert rows[0]["path"] == "fresh.md" and rows[0]["change"] == "created"
+    assert {row["path"] for row in rows[1:]} == {"ops/nginx-reload.md", "hosts/web1.md"}
+    assert all(row["change"] == "modified" and row["source"] == "file" for row in rows[1:])
+    assert [row["path"] for row in ok(listed)["notes"]] == ["hosts/web1.md", "ops/nginx-reload.md"]
+    assert "since must be a date" in error(bad)
+
+
+def test_memory_get_note_with_a_list_of_keys(server):
+    [many, one] = run(
+        server,
+        ("memory_get_note", {"key": ["web1", "ghost", "nginx-reload"], "max_chars": 20}),
+        ("memory_get_note", {"key": "web1"}),
+    )
+    data = ok(many)
+    assert [note["path"] for note in data["notes"]] == ["hosts/web1.md", "ops/nginx-reload.md"]
+    assert all(note["returned_chars"] <= 20 for note in data["notes"])
+    assert data["errors"][0]["key"] == "ghost" and "no note 'ghost'" in data["errors"][0]["error"]
+    single = ok(one)
+    assert single["path"] == "hosts/web1.md" and "notes" not in single
+
+
+def test_read_only_offers_recent_but_not_edit_or_move(notes):
+    with VaultMemory(notes.root, clock=lambda: NOW) as memory:
+        server = build_server(memory, read_only=True)
+        [recent, edit] = run(
+            server,
+            ("memory_recent", {}),
+            ("memory_edit", {"key": "web1", "operation": "prepend", "content": "x"}),
+        )
+        ok(recent)
+        assert "Unknown tool" in error(edit)
