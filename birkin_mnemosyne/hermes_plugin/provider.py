@@ -16,7 +16,8 @@ Hermes calls             this provider
                          text within ``prefetch_budget`` tokens; Hermes fences it
 ``get_tool_schemas``     ``mnemosyne_search``, ``mnemosyne_latest``,
                          ``mnemosyne_host_history``, ``mnemosyne_get``,
-                         ``mnemosyne_remember``
+                         ``mnemosyne_remember``, ``mnemosyne_edit``,
+                         ``mnemosyne_move``, ``mnemosyne_recent``
 ``handle_tool_call``     one ``VaultMemory`` call; always a JSON string, errors included
 ``sync_turn``            records as used (``record_access``) the notes the turn drew on:
                          read with ``mnemosyne_get``, or recalled and named in the reply
@@ -28,8 +29,9 @@ Hermes calls             this provider
 
 Writes happen only when ``agent_context`` is ``"primary"``: Hermes's rule is that cron,
 subagent and flush contexts must not write, so there the vault is opened without crash
-recovery and ``mnemosyne_remember`` is refused. Tool names carry the ``mnemosyne_``
-prefix (see ``tool_schemas``).
+recovery and ``mnemosyne_remember``, ``mnemosyne_edit`` and an applied ``mnemosyne_move``
+are refused (a move's preview is allowed: it writes nothing). Tool names carry the
+``mnemosyne_`` prefix (see ``tool_schemas``).
 
 Every ``VaultMemory`` call holds one lock: Hermes calls ``prefetch`` on a thread of its
 own, ``sync_turn`` on a background worker and tools on the agent's thread.
@@ -54,6 +56,7 @@ from birkin_mnemosyne.atomic import atomic_write_bytes
 from birkin_mnemosyne.engine import MAX_QUERY_CHARS
 from birkin_mnemosyne.errors import (
     AmbiguousKeyError,
+    InvalidInputError,
     MnemosyneError,
     NoteExistsError,
     NoteNotFoundError,
@@ -75,6 +78,7 @@ from birkin_mnemosyne.hermes_plugin.tool_schemas import (
     GET_DEFAULT_CHARS,
     HISTORY_DEFAULT_LIMIT,
     LATEST_DEFAULT_LIMIT,
+    RECENT_DEFAULT_LIMIT,
     SCHEMAS,
     SEARCH_DEFAULT_LIMIT,
     TOOL_NAMES,
@@ -149,6 +153,9 @@ class MnemosyneMemoryProvider(MemoryProvider):
             "mnemosyne_host_history": self._host_history,
             "mnemosyne_get": self._get,
             "mnemosyne_remember": self._remember,
+            "mnemosyne_edit": self._edit,
+            "mnemosyne_move": self._move,
+            "mnemosyne_recent": self._recent,
         }
         self._forget_session()
 
@@ -426,12 +433,15 @@ class MnemosyneMemoryProvider(MemoryProvider):
             "state of something); mnemosyne_host_history what happened to one host.",
             "- mnemosyne_get reads a note by key: whole, one section, or a slice.",
             "- mnemosyne_remember saves what is worth keeping beyond this session "
-            "(mode=append adds to an existing note).",
+            "(mode=append adds to an existing note); mnemosyne_edit changes part of a note "
+            "(prepend, find_replace, replace_section), mnemosyne_move moves or renames one "
+            "and rewrites the links to it.",
+            "- mnemosyne_recent lists the notes changed lately.",
         ]
         if not self.writable:
             lines.append(
                 f"This session is read-only (agent context {self._context!r}): "
-                "mnemosyne_remember is refused."
+                "mnemosyne_remember, mnemosyne_edit and mnemosyne_move are refused."
             )
         if not count:
             lines.append("The vault is empty so far.")
@@ -559,23 +569,89 @@ class MnemosyneMemoryProvider(MemoryProvider):
         return result
 
     def _get(self, memory: VaultMemory, args: dict) -> dict:
-        note = memory.get_note(
-            args["key"],
-            section=args.get("section"),
-            outline=_flag(args.get("outline", False)),
-            max_chars=_whole(args.get("max_chars", GET_DEFAULT_CHARS)),
-            offset=_whole(args.get("offset", 0)),
-        )
-        self._read.setdefault(note["key"], _note_ref(note))
-        self._read_this_turn.add(note["path"])
-        return note
+        key, keys = args.get("key"), args.get("keys")
+        if (key is None) == (keys is None):
+            raise InvalidInputError(
+                "mnemosyne_get: missing key — give key (one note's key or path) or keys (a "
+                "list of them)"
+                if key is None
+                else "mnemosyne_get takes key or keys, not both"
+            )
+        options = {
+            "section": args.get("section"),
+            "outline": _flag(args.get("outline", False)),
+            "max_chars": _whole(args.get("max_chars", GET_DEFAULT_CHARS)),
+            "offset": _whole(args.get("offset", 0)),
+        }
+        if keys is not None:
+            result = memory.get_notes(keys, **options)
+            read = result["notes"]
+        else:
+            result = memory.get_note(key, **options)
+            read = [result]
+        for note in read:
+            self._read.setdefault(note["key"], _note_ref(note))
+            self._read_this_turn.add(note["path"])
+        return result
 
-    def _remember(self, memory: VaultMemory, args: dict) -> dict:
+    def _refuse_read_only(self) -> None:
         if not self.writable:
             raise WriteRefusedError(
                 f"this Hermes session is read-only for memory (agent context "
                 f"{self._context!r}; only the primary agent writes) — nothing was saved"
             )
+
+    def _edit(self, memory: VaultMemory, args: dict) -> dict:
+        self._refuse_read_only()
+        result = memory.edit_note(
+            args["key"],
+            args["operation"],
+            args["content"],
+            find=args.get("find"),
+            section=args.get("section"),
+            expected_count=_whole(args.get("expected_count", 1)),
+            expected_version=args.get("expected_version"),
+            source=args.get("source") or self._source(),
+        )
+        self._written[result["key"]] = _note_ref(result)
+        return result
+
+    def _move(self, memory: VaultMemory, args: dict) -> dict:
+        confirm = _flag(args.get("confirm", False))
+        if confirm is True:
+            self._refuse_read_only()
+        result = memory.move(
+            args["key"],
+            args.get("to"),
+            title=args.get("title"),
+            confirm=confirm,
+            plan_id=args.get("plan_id"),
+        )
+        if result["mode"] == "applied":
+            # Notes this session holds refs to by their old path now live elsewhere.
+            for group in (self._written, self._read, self._recalled):
+                for ref_key, ref in list(group.items()):
+                    if ref["path"] == result["previous_path"]:
+                        del group[ref_key]
+            self._written[result["key"]] = {
+                "key": result["key"],
+                "title": str(result["title"] or result["key"]),
+                "path": result["path"],
+            }
+            if result["previous_path"] in self._read_this_turn:
+                self._read_this_turn.discard(result["previous_path"])
+                self._read_this_turn.add(result["path"])
+        return result
+
+    def _recent(self, memory: VaultMemory, args: dict) -> dict:
+        return memory.recent(
+            _whole(args.get("limit", RECENT_DEFAULT_LIMIT)),
+            since=args.get("since"),
+            until=args.get("until"),
+        )
+
+    def _remember(self, memory: VaultMemory, args: dict) -> dict:
+        self._refuse_read_only()
         result = memory.write_note(
             args["title"],
             args["body"],

@@ -8,12 +8,16 @@ name shadows one of its core tools (``toolsets._HERMES_CORE_TOOLS``, among them
 from __future__ import annotations
 
 __all__ = [
+    "EDIT_SCHEMA",
     "GET_DEFAULT_CHARS",
     "GET_SCHEMA",
     "HISTORY_DEFAULT_LIMIT",
     "HOST_HISTORY_SCHEMA",
     "LATEST_DEFAULT_LIMIT",
     "LATEST_SCHEMA",
+    "MOVE_SCHEMA",
+    "RECENT_DEFAULT_LIMIT",
+    "RECENT_SCHEMA",
     "REMEMBER_SCHEMA",
     "SCHEMAS",
     "SEARCH_DEFAULT_LIMIT",
@@ -27,6 +31,9 @@ TOOL_NAMES = (
     "mnemosyne_host_history",
     "mnemosyne_get",
     "mnemosyne_remember",
+    "mnemosyne_edit",
+    "mnemosyne_move",
+    "mnemosyne_recent",
 )
 SEARCH_DEFAULT_LIMIT = 5
 # Sections are shorter than notes: a few more of them fit the same context.
@@ -34,6 +41,8 @@ LATEST_DEFAULT_LIMIT = 8
 HISTORY_DEFAULT_LIMIT = 10
 # A note read returns at most this many characters unless asked (the rest: offset=).
 GET_DEFAULT_CHARS = 6000
+RECENT_DEFAULT_LIMIT = 10
+_WHEN = "a day (2026-03-02), a UTC time (2026-03-02T10:15Z) or a span back from now (7d, 12h, 2w)"
 
 SEARCH_SCHEMA = {
     "name": "mnemosyne_search",
@@ -138,14 +147,21 @@ GET_SCHEMA = {
     "name": "mnemosyne_get",
     "description": (
         "Read one note of the Mnemosyne vault by its key (from a search hit or recalled "
-        "context) or its path: the whole text, one section, or a slice. Long notes come "
-        "back truncated=true with total_chars; read on with offset. The version it returns "
-        "is what mnemosyne_remember needs to replace the note."
+        "context) or its path: the whole text, one section, or a slice; or several notes at "
+        "once with keys (then notes holds each and errors the keys that named none). Long "
+        "notes come back truncated=true with total_chars; read on with offset. The version "
+        "it returns is what mnemosyne_remember and mnemosyne_edit need to replace text."
     ),
     "parameters": {
         "type": "object",
         "properties": {
             "key": {"type": "string", "description": "The note's key or vault path."},
+            "keys": {
+                "type": "array",
+                "items": {"type": "string"},
+                "maxItems": 50,
+                "description": "Instead of key: several notes' keys, read in one call.",
+            },
             "section": {
                 "type": "string",
                 "description": "Only the section under this heading.",
@@ -165,7 +181,7 @@ GET_SCHEMA = {
                 "description": "Only the list of headings, no text.",
             },
         },
-        "required": ["key"],
+        "required": [],  # key or keys: the provider asks for one when neither is given
     },
 }
 
@@ -214,4 +230,103 @@ REMEMBER_SCHEMA = {
     },
 }
 
-SCHEMAS = (SEARCH_SCHEMA, LATEST_SCHEMA, HOST_HISTORY_SCHEMA, GET_SCHEMA, REMEMBER_SCHEMA)
+EDIT_SCHEMA = {
+    "name": "mnemosyne_edit",
+    "description": (
+        "Change part of a Mnemosyne note without rewriting it. operation=prepend puts content "
+        "first (after the frontmatter); find_replace replaces the exact text find by content, "
+        "refused unless it occurs expected_count times (default 1; the error says how many "
+        "it found); replace_section replaces the text under heading section by content and "
+        "needs expected_version from mnemosyne_get (a missing or shared heading is an error "
+        "listing the headings). Matching is on the stored text: [REDACTED] marks never match. "
+        "Undoable like every write."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "key": {"type": "string", "description": "The note's key or vault path."},
+            "operation": {"type": "string", "enum": ["prepend", "find_replace", "replace_section"]},
+            "content": {"type": "string", "description": "The new Markdown text."},
+            "find": {"type": "string", "description": "For find_replace: the exact text."},
+            "expected_count": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "For find_replace: how many times find must occur.",
+            },
+            "section": {
+                "type": "string",
+                "description": "For replace_section: the heading, e.g. Verify or '## Verify'.",
+            },
+            "expected_version": {
+                "type": "string",
+                "description": "The version mnemosyne_get returned; required for replace_section.",
+            },
+            "source": {
+                "type": "string",
+                "description": "Where this came from; default: this Hermes session.",
+            },
+        },
+        "required": ["key", "operation", "content"],
+    },
+}
+
+MOVE_SCHEMA = {
+    "name": "mnemosyne_move",
+    "description": (
+        "Move or rename a Mnemosyne note; the [[wikilinks]] to it in other notes are "
+        "rewritten. Without confirm=true only returns the plan (each link change by note "
+        "and line); call again with confirm=true and its plan_id to apply it, refused if "
+        "anything changed since. Refused when the target exists or is outside the vault."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "key": {"type": "string", "description": "The note's key or vault path."},
+            "to": {
+                "type": "string",
+                "description": "The new vault path, e.g. runbooks/db-restore (.md optional).",
+            },
+            "title": {
+                "type": "string",
+                "description": "A new title; without to, the file is renamed after it.",
+            },
+            "confirm": {"type": "boolean", "description": "Apply the plan (default false)."},
+            "plan_id": {"type": "string", "description": "The plan_id of the preview."},
+        },
+        "required": ["key"],
+    },
+}
+
+RECENT_SCHEMA = {
+    "name": "mnemosyne_recent",
+    "description": (
+        "The Mnemosyne notes changed most recently, newest first, each with what changed "
+        "(created, edited, moved, archived, restored, or modified outside these tools) and "
+        "when."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "limit": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 50,
+                "description": f"At most this many notes (default {RECENT_DEFAULT_LIMIT}).",
+            },
+            "since": {"type": "string", "description": f"Only changes from then on: {_WHEN}."},
+            "until": {"type": "string", "description": f"Only changes up to then: {_WHEN}."},
+        },
+        "required": [],
+    },
+}
+
+SCHEMAS = (
+    SEARCH_SCHEMA,
+    LATEST_SCHEMA,
+    HOST_HISTORY_SCHEMA,
+    GET_SCHEMA,
+    REMEMBER_SCHEMA,
+    EDIT_SCHEMA,
+    MOVE_SCHEMA,
+    RECENT_SCHEMA,
+)
