@@ -73,6 +73,8 @@ class EditingMixin(WritingMixin):
         when = self._now(now)
         content = nio.check_body(content, max_bytes=self.max_note_bytes)
         if find is not None:
+            if not isinstance(find, str):
+                raise InvalidInputError(f"find must be text (str), got {type(find).__name__}")
             find = nio.check_body(find, max_bytes=self.max_note_bytes)
         sources = nio.check_strings(source, "source")
         self._check_evidence(sources)
