@@ -236,6 +236,7 @@ def _patterns() -> _Patterns:
 
 
 _HIRAGANA_ONLY_RE = re.compile(f"[{_HIRAGANA}]+")
+_KATAKANA_ONLY_RE = re.compile(f"[{_KATAKANA}]+")
 
 
 def is_hiragana(term: str) -> bool:
@@ -243,6 +244,12 @@ def is_hiragana(term: str) -> bool:
     (particles, endings, auxiliaries: "は", "どの", "けている"), content words being
     written in kanji and katakana."""
     return bool(term) and _HIRAGANA_ONLY_RE.fullmatch(term) is not None
+
+
+def is_katakana(term: str) -> bool:
+    """Whether a term is written in katakana alone: a loanword or a run of them
+    ("ポート", "サポートマクロ")."""
+    return bool(term) and _KATAKANA_ONLY_RE.fullmatch(term) is not None
 
 
 def has_cjk(text: str) -> bool:

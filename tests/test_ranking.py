@@ -171,6 +171,31 @@ def test_one_character_parts_weigh_less_than_words_and_bigrams(vault):
     assert set(plan.weights) == {1.0}
 
 
+def test_a_katakana_word_inside_a_longer_one_is_no_match_for_it(vault):
+    # "ポート" (port) sits inside "サポート" (support): the bigrams ポー/ート of a katakana
+    # word the vault holds whole weigh as parts, as the halves of "database" do.
+    vault.write(
+        "projects/support.md",
+        "# サポート体制\n\nサポート窓口とサポートマクロ、サポート担当の一覧。\n",
+    )
+    vault.write("hosts/oder.md", "# oder\n\nWireGuard はポート 51820 で待ち受ける。\n")
+    for i in range(10):
+        vault.write(f"notes/n{i}.md", f"# メモ {i}\n\nコーヒーとプリンター、項目 {i}。\n")
+    engine = Mnemosyne(vault.root)
+    hits = engine.search("どのポートを使う？", limit=3)
+    assert hits[0]["path"] == "hosts/oder.md"
+    plan_weights = _plan_weights(engine, "どのポートを使う？")
+    assert plan_weights["ポート"] == 1.0
+    from birkin_mnemosyne.ranking import RankingParams
+
+    assert plan_weights["ポー"] == plan_weights["ート"] == RankingParams().w_known_part
+
+
+def _plan_weights(engine, query):
+    plan = plan_query(query_units(query), engine.index)
+    return dict(zip(plan.terms, plan.weights))
+
+
 def test_a_full_match_in_passing_does_not_outrank_a_far_stronger_partial_match(vault):
     filler = " ".join(f"word{i}" for i in range(60))
     vault.write(
