@@ -127,6 +127,7 @@ class Mnemosyne:
                 f"vault not found: {root} — create the folder or pass the right --vault path"
             )
         self.vault = root.resolve()
+        self._vault_str = str(self.vault)
         self.config: VaultConfig = load_config(self.vault)
         self.refresh_interval = refresh_interval
         self.usage_multiplier = usage_multiplier
@@ -799,7 +800,7 @@ class Mnemosyne:
                 out.append(replace(lexical[item.nid], score=item.score))
             else:
                 similarity, sid = semantic[item.nid]
-                out.append(RankedNote(item.nid, item.score, 0.0, False, 0.0, sid, [], similarity))
+                out.append(RankedNote(item.nid, item.score, 0.0, False, sid, [], similarity))
         best = neighbours[0][1] if neighbours else 0.0
         verdict_out = dict(signals_verdict)
         verdict_out["signals"] = {**signals_verdict["signals"], "semantic_best": round(best, 4)}
@@ -890,9 +891,7 @@ class Mnemosyne:
             ]
             best = sids[0] if sids else index.note_first[nid]
             count = folded.count(needle)
-            ranked.append(
-                RankedNote(nid, float(count), float(count), True, 1.0, best, sids[1:3], 1.0)
-            )
+            ranked.append(RankedNote(nid, float(count), float(count), True, best, sids[1:3], 1.0))
         ranked.sort(key=lambda n: (-n.score, index.notes[n.nid]["path"]))
         ranked = ranked[:limit]
         signals = {
@@ -928,7 +927,8 @@ class Mnemosyne:
         """
         meta = index.notes[nid]
         try:
-            info = (self.vault / meta["path"]).stat()
+            # os.path over pathlib: this runs for every hit of every search.
+            info = os.stat(os.path.join(self._vault_str, meta["path"]))
         except OSError:
             return None
         key = (

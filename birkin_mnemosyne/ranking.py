@@ -234,7 +234,6 @@ class RankedNote:
     score: float
     base: float
     full: bool
-    coverage: float  # share of content units covered
     best_sid: int
     also_sids: list[int]
     best_section_score: float
@@ -383,16 +382,6 @@ def _translation_in(plan: QueryPlan, unit: int, nid: int, scores) -> bool:
     return any(
         all(nid in scores[t].note_best for t in form) for form in plan.alternatives.get(unit, ())
     )
-
-
-def _unit_covered(plan: QueryPlan, unit: int, nid: int, scores, part_coverage: float) -> bool:
-    whole, parts = plan.unit_terms[unit]
-    if nid in scores[whole].note_best or _translation_in(plan, unit, nid, scores):
-        return True
-    if not parts:
-        return False
-    found = sum(1 for p in parts if nid in scores[p].note_best)
-    return found >= part_coverage * len(parts)
 
 
 def _full_matches(
@@ -597,7 +586,7 @@ def _ranked_note(
 ) -> RankedNote:
     """A scored note from its sections' scores: best + ``second_weight`` x second +
     ``whole_weight`` x its whole-note score, times ``factors.of(nid, shown section)``,
-    with the hit's also-sections and unit coverage."""
+    with the hit's also-sections."""
     section_scores = [(value, sid) for sid, value in by_section.items()]
     section_scores.sort(reverse=True)
     best_score, best, second = pick_section(by_section, factors, params)
@@ -612,13 +601,7 @@ def _ranked_note(
         and headings[sid]
         and headings[sid] != headings[best]
     ][:2]
-    covered = sum(
-        1
-        for u in range(len(plan.units))
-        if _unit_covered(plan, u, nid, scores, params.part_coverage)
-    )
-    coverage = covered / max(len(plan.units), 1)
-    return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
+    return RankedNote(nid, base * factor, base, is_full, best, also, best_score)
 
 
 _FIRST_BOUNDS = 64
@@ -703,8 +686,8 @@ def rank(
     Cheaper than ``_rank_reference``, same result: a note about to be scored is first
     checked against its own largest factor (its date's recency, whether it is stale)
     and skipped when that already puts it clearly under the k-th score; scoring a note
-    computes only its score (memoised per query), the hit's details (also-sections,
-    coverage) are worked out for the notes returned.
+    computes only its score (memoised per query), the hit's details (its
+    also-sections) are worked out for the notes returned.
     """
     params = params or RankingParams()
     active = _scored_terms(index, plan, scores, params)
@@ -780,19 +763,20 @@ def rank(
         return by_section, whole
 
     scored: dict[int, float] = {}
+    sections: dict[int, tuple[dict[int, float], float]] = {}
 
     def score_of(nid: int) -> float:
         """The note's exact score (as ``exact`` computes it), memoised per query."""
         score = scored.get(nid)
         if score is not None:
             return score
-        by_section, whole = section_scores_of(nid)
+        by_section, whole = sections[nid] = section_scores_of(nid)
         best_score, best, second = pick_section(by_section, factors, params)
         score = scored[nid] = (best_score + sw * second + nw * whole) * factors.of(nid, best)
         return score
 
     def exact(nid: int, is_full: bool) -> RankedNote:
-        by_section, whole = section_scores_of(nid)
+        by_section, whole = sections.get(nid) or section_scores_of(nid)
         return _ranked_note(index, plan, scores, params, nid, is_full, by_section, whole, factors)
 
     # Upper bounds per candidate note, summed term by term over plain dicts (the

@@ -51,7 +51,7 @@ def test_pruned_top_k_equals_exhaustive_ranking(vault):
 
 def _as_tuples(ranked):
     return [
-        (n.nid, n.score, n.base, n.full, n.coverage, n.best_sid, n.also_sids, n.best_section_score)
+        (n.nid, n.score, n.base, n.full, n.best_sid, n.also_sids, n.best_section_score)
         for n in ranked
     ]
 
