@@ -84,6 +84,8 @@ _RANGES = {
     "prior_journal": (0.0, 1.0, True),
     "prior_index": (0.0, 1.0, True),
     "section_tie_share": (0.0, 1.0, False),
+    "state_section_share": (0.0, 1.0, False),
+    "state_journal_share": (0.0, 1.0, False),
     "absent_name_share": (0.0, 1.0, False),
     "absent_coverage": (0.0, 1.0, False),
     "absent_ratio": (0.0, 1.0, False),

@@ -301,6 +301,49 @@ def test_a_current_state_question_puts_the_newest_journal_entry_first(vault):
     assert engine.search("PgBouncer default_pool_size now")[0]["path"] == "journal/2026-06-12.md"
 
 
+def test_the_newest_journal_entry_on_a_state_leads_when_it_scores_close_to_the_top(vault):
+    vault.write(
+        "projects/model/deployment.md",
+        """\
+        ---
+        updated: 2026-05-24
+        ---
+        # Model deployment
+
+        ## High-risk threshold
+        The high-risk score threshold is 0.42; clinics get a reminder call above the
+        high-risk threshold. The threshold is reviewed monthly.
+        """,
+    )
+    vault.write(
+        "journal/data/2026-06-27.md",
+        "# 2026-06-27\n\n### 09:30 — threshold 0.42 → 0.40\nLowered the high-risk score threshold to 0.40.\n",
+    )
+    vault.write(
+        "journal/data/2026-06-29.md",
+        "# 2026-06-29\n\n### 10:00 — dashboards\nThe dashboards were slow again.\n",
+    )
+    for i in range(8):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
+    query = "high-risk score threshold in use today"
+    off = Mnemosyne(vault.root, ranking={"state_journal_share": 0.0}).search(query)
+    assert [h["path"] for h in off[:2]] == [
+        "projects/model/deployment.md",
+        "journal/data/2026-06-27.md",
+    ]
+    hits = Mnemosyne(vault.root).search(query)
+    assert [h["path"] for h in hits[:2]] == [
+        "journal/data/2026-06-27.md",
+        "projects/model/deployment.md",
+    ]
+    # Not a question of state: the record that says it best stays first.
+    plain = Mnemosyne(vault.root).search("high-risk score threshold")
+    assert plain[0]["path"] == "projects/model/deployment.md"
+    # A journal entry far below the top is no answer, however new.
+    far = Mnemosyne(vault.root, ranking={"state_journal_share": 0.99}).search(query)
+    assert far[0]["path"] == "projects/model/deployment.md"
+
+
 def test_near_tied_sections_show_the_unmarked_and_the_newer_one(vault):
     vault.write(
         "runbooks/failover.md",
