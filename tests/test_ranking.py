@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from birkin_mnemosyne import Mnemosyne
-from birkin_mnemosyne.ranking import _rank_reference, plan_query, rank
+from birkin_mnemosyne.ranking import RankingParams, _rank_reference, plan_query, rank
 from birkin_mnemosyne.tokenizer import query_units
 
 WORDS = [f"w{i}" for i in range(40)] + ["alpha", "bravo", "charlie", "delta", "echo"]
@@ -186,8 +186,6 @@ def test_a_katakana_word_inside_a_longer_one_is_no_match_for_it(vault):
     assert hits[0]["path"] == "hosts/oder.md"
     plan_weights = _plan_weights(engine, "どのポートを使う？")
     assert plan_weights["ポート"] == 1.0
-    from birkin_mnemosyne.ranking import RankingParams
-
     assert plan_weights["ポー"] == plan_weights["ート"] == RankingParams().w_known_part
 
 
@@ -277,8 +275,15 @@ def test_japanese_grammar_does_not_outrank_the_content_word(vault):
             f"notes/ja{i}.md",
             f"# {topic}\n\nこれは{topic}についてのメモです。どの手順で対応しているかを書いている。\n",
         )
-    hits = Mnemosyne(vault.root).search("WireGuard は今どのポートで待ち受けている？")
+    engine = Mnemosyne(vault.root)
+    hits = engine.search("WireGuard は今どのポートで待ち受けている？")
     assert hits[0]["path"] == "hosts/oder.md"
+    # One ending and its pieces share one character's weight: seven terms, one word.
+    weights = _plan_weights(engine, "WireGuard は今どのポートで待ち受けている？")
+    ending = ["けている", "け", "て", "い", "る", "けて", "てい", "いる"]
+    share = RankingParams().w_char_part / len(ending)
+    assert all(abs(weights[t] - share) < 1e-12 for t in ending)
+    assert weights["wireguard"] == 1.0
 
 
 def _journal_vault(vault):
