@@ -167,7 +167,8 @@ class Mnemosyne:
         # (stat stamp of .mnemosyne/glossary.txt, the glossary built with it)
         self._glossary: tuple[tuple | None, Glossary] | None = None
         # glossary terms looked up in the index: (generation, term -> present)
-        self._glossary_known: tuple[int, dict[str, bool]] = (-1, {})
+        # (index generation, glossary, term -> in the index, concept -> its forms' terms)
+        self._glossary_known: tuple[int, object, dict, dict] = (-1, None, {}, {})
         self._section_texts: dict[tuple, str] = {}
 
     def close(self) -> None:
@@ -702,10 +703,16 @@ class Mnemosyne:
     def _translations(self, units: list[tuple[str, ...]], index: Index) -> list | None:
         if not units or self.ranking.w_glossary <= 0:
             return None
-        generation, memo = self._glossary_known
-        if generation != self._generation or len(memo) > 100_000:
-            memo = {}
-            self._glossary_known = (self._generation, memo)
+        glossary = self.glossary
+        generation, owner, memo, concepts = self._glossary_known
+        if (
+            generation != self._generation
+            or owner is not glossary
+            or len(memo) > 100_000
+            or len(concepts) > 20_000
+        ):
+            memo, concepts = {}, {}
+            self._glossary_known = (self._generation, glossary, memo, concepts)
 
         def known(term: str) -> bool:
             # A concept's forms sit in many postings blocks: remembering the answers
@@ -715,7 +722,7 @@ class Mnemosyne:
                 found = memo[term] = index.has_term(term)
             return found
 
-        return self.glossary.translations(units, known)
+        return glossary.translations(units, known, memo=concepts)
 
     # -- semantic (opt-in) -------------------------------------------------------------
 
