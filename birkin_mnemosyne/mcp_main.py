@@ -216,7 +216,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.semantic:
             memory.engine.use_semantic()
     except (UsageError, MnemosyneError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        # A command line: a fix names mnemosyne commands.
+        text = exc.render("cli") if isinstance(exc, MnemosyneError) else str(exc)
+        print(f"{PROG}: error: {text}", file=sys.stderr)
         return 2
     try:
         with memory:
