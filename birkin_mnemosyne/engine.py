@@ -190,7 +190,8 @@ class Mnemosyne:
         unknown = sorted(set(overrides) - valid)
         if unknown:
             raise InvalidInputError(
-                f"unknown ranking setting(s) {', '.join(unknown)} — valid: {', '.join(sorted(valid))}"
+                f"unknown ranking setting(s) {', '.join(unknown)} — valid: {', '.join(sorted(valid))}",
+                valid_choices=sorted(valid),
             )
         for name, value in overrides.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -831,7 +832,8 @@ class Mnemosyne:
         unknown = sorted(set(expansions) - set(EXPANSION_TIERS))
         if unknown:
             raise InvalidInputError(
-                f"unknown expansion tier(s) {', '.join(unknown)} — valid: {', '.join(EXPANSION_TIERS)}"
+                f"unknown expansion tier(s) {', '.join(unknown)} — valid: {', '.join(EXPANSION_TIERS)}",
+                valid_choices=EXPANSION_TIERS,
             )
 
     def _note_filter(self, index, zone, required_labels, include_archive):

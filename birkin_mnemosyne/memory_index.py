@@ -221,7 +221,8 @@ class MemoryIndex:
         ensure_no_symlink(file, root=self.vault)
         if not file.is_file():
             raise NoteNotFoundError(
-                f"no note at {target} — register a route to an existing note (mnemosyne list)"
+                f"no note at {target}",
+                fix="register a route to an existing note ({list_notes} shows them)",
             )
         with VaultLock(self.vault):
             routes = self._parse(self._raw())
@@ -444,7 +445,7 @@ class MemoryIndex:
             data = file.read_bytes()
         except FileNotFoundError:
             raise NoteNotFoundError(
-                f"no note at {source} — check the path (mnemosyne list)"
+                f"no note at {source}", fix="check the path ({list_notes} shows them)"
             ) from None
         try:
             text = data.decode("utf-8")

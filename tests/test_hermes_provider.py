@@ -295,8 +295,17 @@ def test_library_errors_become_json_with_their_details(hermes_home, notes):
         expected_version="0" * 64,
     )
     assert stale["error_type"] == "VersionConflictError" and len(stale["current_version"]) == 64
+    assert stale["current_version"] == exists["version"] and exists["version"] in stale["message"]
+    # The fix names this provider's own tools, never a Python function.
+    assert stale["hint"] == "read it again with mnemosyne_get and redo the change"
+    assert stale["operations"] == ["mnemosyne_get"] and stale["error"] == stale["message"]
+    assert "mnemosyne_remember (mode='append')" in exists["hint"]
     bad = call(provider, "mnemosyne_search", query="restore", limit=0)
     assert bad["error_type"] == "InvalidInputError" and "limit" in bad["error"]
+    nowhere = call(provider, "mnemosyne_get", key="zzzz-nothing-like-it")
+    # No list tool here: the CLI command stands in, beside the provider's search tool.
+    assert nowhere["hint"] == "`mnemosyne list` or mnemosyne_search shows the keys"
+    assert "list_notes" not in nowhere["error"]
     provider.shutdown()
 
 

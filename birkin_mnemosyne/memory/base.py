@@ -144,12 +144,16 @@ class MemoryBase:
         close = self._keys().close_keys(raw)
         archived = nio.archived_matches(raw, self._archived_paths())
         if archived:
-            hint = f" — it is archived at {archived[0]}; bring it back with restore({raw!r})"
-        elif close:
-            hint = f" — did you mean: {', '.join(close)}?"
-        else:
-            hint = " — list_notes() or search() shows the keys"
-        raise NoteNotFoundError(f"no note {raw!r}{hint}", candidates=close)
+            raise NoteNotFoundError(
+                f"no note {raw!r}: it is archived at {archived[0]}",
+                fix="bring it back with {restore}",
+                candidates=close,
+            )
+        if close:
+            raise NoteNotFoundError(
+                f"no note {raw!r} — did you mean: {', '.join(close)}?", candidates=close
+            )
+        raise NoteNotFoundError(f"no note {raw!r}", fix="{list_notes} or {search} shows the keys")
 
     def _archived_paths(self) -> list[str]:
         paths = self.engine.note_paths(include_archive=True)
