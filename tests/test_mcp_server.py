@@ -174,6 +174,7 @@ def test_the_default_set_is_the_compact_one_without_output_schemas(memory):
         "memory_remember",
         "memory_status",
         "memory_session",
+        "memory_mark_used",
     ]
     assert all(tool.output_schema is None for tool in tools.values())
     assert tools["memory_search"].input_schema["required"] == ["query"]
@@ -271,7 +272,7 @@ def test_instructions_teach_the_habits(memory):
     assert "action=handoff" in text
     default = session(build_server(memory), body)
     assert "memory_latest" in default and "memory_session" in default
-    assert "memory_mark_used" not in default
+    assert "memory_mark_used" in default and "memory_host_history" not in default
     read_only = session(build_server(memory, read_only=True), body)
     assert "Search before answering" in read_only and "memory_mark_used" not in read_only
     assert "expected_version" not in read_only and "action=handoff" not in read_only

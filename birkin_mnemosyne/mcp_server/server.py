@@ -37,13 +37,15 @@ DEFAULT_TOOLS = (
     "memory_remember",
     "memory_status",
     "memory_session",
+    # usage lifts the notes that helped in later searches (dynamics.py): every session
+    # should be able to say so
+    "memory_mark_used",
 )
 # Offered only by `--tools full` (after the default set, in this order).
 FULL_ONLY_TOOLS = (
     "memory_host_history",
     "memory_list",
     "memory_related",
-    "memory_mark_used",
     "memory_forget",
     "memory_restore",
     "memory_rezone",
