@@ -86,7 +86,8 @@ class Snapshot:
 
 
 class _Parts:
-    """The engine and usage store of a vault, from a ``VaultMemory`` or a path."""
+    """The engine and usage store of a vault, from a ``VaultMemory``, a ``Mnemosyne`` or
+    a path."""
 
     def __init__(self, vault) -> None:
         if hasattr(vault, "engine") and hasattr(vault, "usage"):
@@ -94,7 +95,7 @@ class _Parts:
             self.usage: UsageStore = vault.usage
             self.lock_timeout = getattr(vault, "_lock_timeout", None)
         else:
-            self.engine = Mnemosyne(vault)
+            self.engine = vault if isinstance(vault, Mnemosyne) else Mnemosyne(vault)
             self.usage = UsageStore(self.engine.vault / STATE_DIR, root=self.engine.vault)
             self.lock_timeout = None
         self.vault: Path = self.engine.vault
