@@ -138,6 +138,32 @@ def test_forget_previews_then_archives_and_restore_brings_it_back(vault, cli):
     assert code == 1 and "no archived note" in err
 
 
+def test_every_note_command_finds_a_note_by_its_title(vault, cli):
+    v = ["--vault", vault.root]
+    assert cli(*v, "remember", "Keep me", "--zone", "ops", "--body", "first")[0] == 0
+    code, out, _ = cli(*v, "show", "Keep me", "--json")
+    assert code == 0 and json.loads(out)["path"] == "ops/keep-me.md"
+    version = json.loads(out)["version"]
+    code, out, _ = cli(*v, "replace", "KEEP ME", "--expected-version", version, "--body", "2nd")
+    assert code == 0 and out.startswith("replaced ops/keep-me.md")
+    assert cli(*v, "rezone", "keep me", "kept")[0] == 0
+    code, out, _ = cli(*v, "forget", "Keep me", "--yes", "--json")
+    assert code == 0 and json.loads(out)["previous_path"] == "kept/keep-me.md"
+    code, _, err = cli(*v, "show", "Keep me")
+    assert code == 1 and "archived at _archive/kept/keep-me.md" in err
+    code, out, _ = cli(*v, "restore", "Keep me", "--json")
+    assert code == 0 and json.loads(out)["path"] == "kept/keep-me.md"
+
+
+def test_a_title_of_two_notes_is_refused_with_both_paths(vault, cli):
+    vault.write("a/one.md", "# Twin\n\none\n")
+    vault.write("b/two.md", "# Twin\n\ntwo\n")
+    code, out, err = cli("--vault", vault.root, "forget", "twin", "--yes")
+    assert code == 2 and out == ""
+    assert "title or alias of 2 notes: a/one.md, b/two.md" in err and err.count("\n") == 1
+    assert (vault.root / "a" / "one.md").exists() and (vault.root / "b" / "two.md").exists()
+
+
 def test_rezone_moves_and_refuses_an_occupied_target(vault, cli):
     vault.write("a/note.md", "# Note\n\nhere\n")
     vault.write("b/other.md", "# Other\n\nthere\n")

@@ -74,6 +74,7 @@ class Snapshot:
     keys: dict[str, str]
     now: float
     graph: LinkGraph | None = None
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # path -> title, aliases
 
     def resolve_name(self, name: str, zone: str = "") -> str | None:
         """Where a wikilink to ``name`` from ``zone`` leads (``graph.LinkGraph``), or None."""
@@ -141,7 +142,8 @@ def take_snapshot(parts: _Parts, now: float) -> Snapshot:
     keys = dict(engine.keys())
     metas = {path: index.notes[index.by_path[path]] for path in keys}
     graph = LinkGraph(keys, metas)
-    snap = Snapshot(parts.vault, {}, keys, now, graph)
+    names = engine.note_names()
+    snap = Snapshot(parts.vault, {}, keys, now, graph, {p: names[p] for p in keys if p in names})
     model = parts.usage.model
     for path in sorted(keys):
         meta = metas[path]
