@@ -142,9 +142,14 @@ def check_title(title: object) -> tuple[str, str]:
 
 
 def check_body(body: object, *, max_bytes: int) -> str:
-    """The body with ``\\n`` line endings; refuses non-text, NUL bytes and oversize bodies."""
+    """The body with ``\\n`` line endings; refuses non-text, empty (or only white space),
+    NUL bytes and oversize bodies."""
     if not isinstance(body, str):
         raise InvalidInputError(f"the body must be text (str), got {type(body).__name__}")
+    if not body.strip():
+        raise InvalidInputError(
+            "the body is empty — pass the text the note should hold (to archive a note, use forget)"
+        )
     if "\x00" in body:
         raise InvalidInputError(
             "the body contains a NUL character (binary data?) — notes are Markdown text"

@@ -79,6 +79,31 @@ def test_remember_without_a_body_on_a_terminal_exits_2(vault, cli, monkeypatch):
     assert not (vault.root / "note.md").exists()
 
 
+def test_remember_with_empty_input_stores_nothing_and_exits_2(vault, cli):
+    v = ["--vault", vault.root]
+    code, out, err = cli(*v, "remember", "Note", stdin="")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "standard input was empty" in err and "--body TEXT" in err
+    code, _, err = cli(*v, "remember", "Note", "--body", "  ")
+    assert code == 2 and "the body is empty" in err
+    assert cli(*v, "remember", "Note", "--body", "x")[0] == 0
+    code, _, err = cli(*v, "append", "note", stdin="\n\n")
+    assert code == 2 and "standard input was empty" in err
+    assert not (vault.root / "note.md").read_text(encoding="utf-8").count("## ")
+
+
+def test_remember_from_dev_null_in_a_real_process(vault):
+    proc = subprocess.run(
+        [sys.executable, "-m", "birkin_mnemosyne", "--vault", str(vault.root), "remember", "X"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "standard input was empty" in proc.stderr
+    assert not list(vault.root.rglob("*.md"))
+
+
 def test_remember_under_evidence_required_is_refused(vault, cli):
     vault.write(".mnemosyne/config.json", '{"evidence_required": true}')
     code, _, err = cli("--vault", vault.root, "remember", "Note", "--body", "x")

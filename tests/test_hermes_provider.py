@@ -276,11 +276,13 @@ def test_remember_writes_a_note_with_this_session_as_source(hermes_home, notes):
     provider.shutdown()
 
 
-def test_a_note_is_named_by_its_title_and_a_shared_title_lists_the_notes(hermes_home, notes):
+def test_titles_name_notes_a_shared_title_lists_them_an_empty_body_is_refused(hermes_home, notes):
     notes.write("ops/rollback.md", "# Roll back a release\n\nthe other one\n")
     provider = start(hermes_home, notes.root)
     got = call(provider, "mnemosyne_get", key="restore postgresql from the nightly dump")
     assert got["path"] == "runbooks/postgres-restore.md"
+    empty = call(provider, "mnemosyne_remember", title="Nothing", body="  ")
+    assert empty["error_type"] == "InvalidInputError" and "the body is empty" in empty["error"]
     twice = call(provider, "mnemosyne_get", key="Roll back a release")
     assert twice["error_type"] == "AmbiguousKeyError"
     assert twice["candidates"] == ["ops/rollback.md", "runbooks/deploy-rollback.md"]

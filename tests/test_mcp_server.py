@@ -525,6 +525,7 @@ def test_bad_calls_are_tool_errors_with_the_library_message_and_the_server_keeps
             "64-hex-digit",
         ),
         ("memory_remember", {"title": "T", "body": "b", "mode": "delete"}, "mode"),
+        ("memory_remember", {"title": "Empty", "body": " \n"}, "the body is empty"),
         ("memory_rezone", {"key": "db1", "zone": "hosts"}, "already in zone"),
         ("memory_undo", {"transaction_id": "not-an-id"}, "no journal entry"),
         ("memory_restore", {"key": "db1", "confirm": True}, "no archived note"),

@@ -189,6 +189,19 @@ def test_bad_titles_and_zones_are_refused(memory, vault, title, zone, error, mes
     assert not [p for p in vault.root.rglob("*.md")]
 
 
+@pytest.mark.parametrize("body", ["", "   ", "\n\n", "\t \r\n"])
+def test_an_empty_body_is_refused_in_every_mode(memory, vault, body):
+    kept = memory.write_note("Kept", "the text")
+    before = (vault.root / "kept.md").read_bytes()
+    for mode, version in (("create", None), ("append", None), ("replace", kept["version"])):
+        with pytest.raises(InvalidInputError, match="the body is empty — pass the text"):
+            memory.write_note(
+                "Kept" if mode != "create" else "Empty", body, mode=mode, expected_version=version
+            )
+    assert not (vault.root / "empty.md").exists()
+    assert (vault.root / "kept.md").read_bytes() == before
+
+
 def test_title_with_a_slash_is_fine_when_not_a_path(memory):
     assert memory.write_note("CI/CD pipeline", "stages")["path"] == "ci-cd-pipeline.md"
 
