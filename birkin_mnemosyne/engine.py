@@ -52,7 +52,7 @@ log = logging.getLogger("birkin_mnemosyne")
 INDEX_FORMAT = "mnemosyne-index/4"
 INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
-RECIPE_VERSION = 12
+RECIPE_VERSION = 13  # 13: notes keep their aliases (key resolution by alias)
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rewrite postings without tombstones once this share of ids is dead.
@@ -144,6 +144,7 @@ class Mnemosyne:
         self._index: Index | None = None
         self._keys: Counter | None = None  # stem (casefolded) -> live notes with it
         self._key_map: tuple[Counter, dict[str, str]] | None = None
+        self._name_map: tuple[Counter, dict[str, tuple[str, ...]]] | None = None
         self._live_count: int | None = None
         self._last_scan: float | None = None  # monotonic time of the last stat pass
         self._checked_at: float | None = None  # wall time of the last stat pass
@@ -541,6 +542,21 @@ class Mnemosyne:
             }
             self._key_map = (counts, mapping)
         return self._key_map[1]
+
+    def note_names(self) -> dict[str, tuple[str, ...]]:
+        """path -> (title, *aliases) of every indexed note, archived ones included (the
+        same dict until a change): the names key resolution accepts after path and key.
+
+        Titles and aliases are the redacted ones the index holds, so a note is never
+        found by a secret in its title.
+        """
+        counts = self._stem_counts()  # a new Counter after every change of the index
+        if self._name_map is None or self._name_map[0] is not counts:
+            names = {
+                m["path"]: (m["title"], *m["aliases"]) for m in self.index.notes if m is not None
+            }
+            self._name_map = (counts, names)
+        return self._name_map[1]
 
     @staticmethod
     def _key(path: str, counts: Counter) -> str:

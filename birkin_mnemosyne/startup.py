@@ -2,8 +2,8 @@
 
 ``StartupReader(vault).read(paths, task=..., project_key=..., task_key=...)`` returns
 the resident memory INDEX (when the vault opted in), the latest handoff of the scope,
-the files asked for and — when ``task`` is given — every document whose trigger words
-all occur in the task. Each document is complete: never truncated. A required file that
+the files asked for and — when ``task`` is given — every document whose trigger the
+task covers (``memory_index.trigger_matches``). Each document is complete: never truncated. A required file that
 is missing or unreadable fails the whole read with a clear error instead of a partial
 bundle, and so does a bundle over its limits (files, bytes per file, total bytes).
 

@@ -276,6 +276,19 @@ def test_remember_writes_a_note_with_this_session_as_source(hermes_home, notes):
     provider.shutdown()
 
 
+def test_titles_name_notes_a_shared_title_lists_them_an_empty_body_is_refused(hermes_home, notes):
+    notes.write("ops/rollback.md", "# Roll back a release\n\nthe other one\n")
+    provider = start(hermes_home, notes.root)
+    got = call(provider, "mnemosyne_get", key="restore postgresql from the nightly dump")
+    assert got["path"] == "runbooks/postgres-restore.md"
+    empty = call(provider, "mnemosyne_remember", title="Nothing", body="  ")
+    assert empty["error_type"] == "InvalidInputError" and "the body is empty" in empty["error"]
+    twice = call(provider, "mnemosyne_get", key="Roll back a release")
+    assert twice["error_type"] == "AmbiguousKeyError"
+    assert twice["candidates"] == ["ops/rollback.md", "runbooks/deploy-rollback.md"]
+    provider.shutdown()
+
+
 def test_library_errors_become_json_with_their_details(hermes_home, notes):
     provider = start(hermes_home, notes.root)
     missing = call(provider, "mnemosyne_get", key="postgres-restor")

@@ -575,6 +575,32 @@ def test_forget_and_restore_are_dry_runs_unless_confirmed_and_undo_reverses(memo
     assert "undone" in twice
 
 
+def test_tools_and_the_note_resource_find_a_note_by_its_title(memory, notes):
+    notes.write("web/restore.md", "# Restore PostgreSQL from last night's dump\n\nthe twin\n")
+    notes.write("ops/reload.md", "---\naliases: [nginx reload]\n---\n# Reload\n\nx\n")
+    server = build_server(memory)
+
+    async def body(client):
+        return (
+            await client.call_tool("memory_get_note", {"key": "Reload nginx"}),
+            await client.call_tool("memory_get_note", {"key": "NGINX RELOAD"}),
+            await client.call_tool("memory_forget", {"key": "reload nginx"}),
+            await client.read_resource("mnemosyne://note/Reload%20nginx"),
+            await client.call_tool(
+                "memory_get_note", {"key": "Restore PostgreSQL from last night's dump"}
+            ),
+        )
+
+    by_title, by_alias, forget, resource, twice = session(server, body)
+    assert ok(by_title)["path"] == "ops/nginx-reload.md"
+    assert ok(by_alias)["path"] == "ops/reload.md"
+    assert ok(forget)["moves"] == [
+        {"from": "ops/nginx-reload.md", "to": "_archive/ops/nginx-reload.md"}
+    ]
+    assert resource.contents[0].text.startswith("# Reload nginx")
+    assert "title or alias of 2 notes: ops/postgres-restore.md, web/restore.md" in error(twice)
+
+
 def test_a_replace_is_undone_by_memory_undo_last_kind_write(memory, notes):
     server = full(memory)
     original = (notes.root / "ops/nginx-reload.md").read_bytes()
@@ -693,6 +719,7 @@ def test_bad_calls_are_tool_errors_with_the_library_message_and_the_server_keeps
             "64-hex-digit",
         ),
         ("memory_remember", {"title": "T", "body": "b", "mode": "delete"}, "mode"),
+        ("memory_remember", {"title": "Empty", "body": " \n"}, "the body is empty"),
         ("memory_rezone", {"key": "db1", "zone": "hosts"}, "already in zone"),
         ("memory_undo", {"transaction_id": "not-an-id"}, "no journal entry"),
         ("memory_restore", {"key": "db1", "confirm": True}, "no archived note"),
