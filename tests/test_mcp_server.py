@@ -578,7 +578,7 @@ def test_forget_and_restore_are_dry_runs_unless_confirmed_and_undo_reverses(memo
 def test_tools_and_the_note_resource_find_a_note_by_its_title(memory, notes):
     notes.write("web/restore.md", "# Restore PostgreSQL from last night's dump\n\nthe twin\n")
     notes.write("ops/reload.md", "---\naliases: [nginx reload]\n---\n# Reload\n\nx\n")
-    server = build_server(memory)
+    server = full(memory)
 
     async def body(client):
         return (
