@@ -52,7 +52,9 @@ log = logging.getLogger("birkin_mnemosyne")
 INDEX_FORMAT = "mnemosyne-index/4"
 INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
-RECIPE_VERSION = 13  # 13: notes keep their aliases (key resolution by alias)
+# 13: notes keep their aliases (key resolution by alias); a chunk-opening "ー" joins the
+# run after it
+RECIPE_VERSION = 13
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rewrite postings without tombstones once this share of ids is dead.

@@ -227,6 +227,9 @@ def _patterns() -> _Patterns:
     runs = [
         f"[{script}]{{1,{_MAX_TERM_CHARS}}}" for script in (_HANGUL, _HAN, _KATAKANA, _HIRAGANA)
     ]
+    # A prolonged sound mark that opens a chunk joins the run it goes on with: "ーぁ" (a
+    # bigram of "ぁーぁ") is one hiragana run, as it was inside "ぁーぁ", not "ー" + "ぁ".
+    runs[2] = f"(?=\u30fc*[{_KATAKANA.replace(chr(0x30FC), '')}]){runs[2]}"
     return _Patterns(
         marks=re.compile(f"[{marks}]"),
         chunks_with_marks=re.compile(f"{word}(?:[{_CONNECTORS}]+{word})*"),
