@@ -535,7 +535,7 @@ class KeyIndex:
     def lookup(self, raw: str) -> str | None:
         if raw == ARCHIVE_DIR or raw.startswith(ARCHIVE_PREFIX):
             raise NoteNotFoundError(
-                f"{raw} is archived — bring it back with restore({raw!r}) to read or change it"
+                f"{raw} is archived", fix="bring it back with {restore} to read or change it"
             )
         if "/" in raw or "\\" in raw or raw.lower().endswith(".md"):
             try:
