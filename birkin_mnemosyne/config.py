@@ -71,9 +71,9 @@ class VaultConfig:
         return None
 
 
-def _expect(condition: bool, path: Path, message: str) -> None:
+def _expect(condition: bool, path: Path, message: str, valid_choices=None) -> None:
     if not condition:
-        raise ConfigError(f"{path}: {message}")
+        raise ConfigError(f"{path}: {message}", valid_choices=valid_choices)
 
 
 def load_config(vault: str | os.PathLike) -> VaultConfig:
@@ -100,6 +100,7 @@ def load_config(vault: str | os.PathLike) -> VaultConfig:
         not unknown,
         path,
         f"unknown key(s) {', '.join(unknown)} — valid keys: {', '.join(_VALID_KEYS)}",
+        _VALID_KEYS,
     )
     _expect(data.get("format", 1) == 1, path, "unsupported format; this version reads format 1")
 
@@ -110,6 +111,7 @@ def load_config(vault: str | os.PathLike) -> VaultConfig:
         not unknown,
         path,
         f"unknown redaction key(s) {', '.join(unknown)} — valid: {', '.join(_VALID_REDACTION_KEYS)}",
+        _VALID_REDACTION_KEYS,
     )
     disabled = redaction.get("disabled", [])
     _expect(

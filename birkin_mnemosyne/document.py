@@ -114,6 +114,7 @@ class NoteDoc:
     body_offset: int = (
         0  # where the body starts in the decoded text (section offsets are from here)
     )
+    aliases: list[str] = field(default_factory=list)  # frontmatter aliases (redacted)
 
 
 def index_terms(text: str) -> list[str]:
@@ -444,6 +445,7 @@ def parse_note_bytes(
         sections=sections,
         warnings=warnings,
         body_offset=fm.body_offset,
+        aliases=[redactor.redact(alias) for alias in aliases],
     )
 
 

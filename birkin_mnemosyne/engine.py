@@ -52,7 +52,9 @@ log = logging.getLogger("birkin_mnemosyne")
 INDEX_FORMAT = "mnemosyne-index/4"
 INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
-RECIPE_VERSION = 12
+# 13: notes keep their aliases (key resolution by alias); a chunk-opening "ー" joins the
+# run after it
+RECIPE_VERSION = 13
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rewrite postings without tombstones once this share of ids is dead.
@@ -84,6 +86,8 @@ _RANGES = {
     "prior_journal": (0.0, 1.0, True),
     "prior_index": (0.0, 1.0, True),
     "section_tie_share": (0.0, 1.0, False),
+    "state_section_share": (0.0, 1.0, False),
+    "state_journal_share": (0.0, 1.0, False),
     "absent_name_share": (0.0, 1.0, False),
     "absent_coverage": (0.0, 1.0, False),
     "absent_ratio": (0.0, 1.0, False),
@@ -127,6 +131,7 @@ class Mnemosyne:
                 f"vault not found: {root} — create the folder or pass the right --vault path"
             )
         self.vault = root.resolve()
+        self._vault_str = str(self.vault)
         self.config: VaultConfig = load_config(self.vault)
         self.refresh_interval = refresh_interval
         self.usage_multiplier = usage_multiplier
@@ -141,6 +146,7 @@ class Mnemosyne:
         self._index: Index | None = None
         self._keys: Counter | None = None  # stem (casefolded) -> live notes with it
         self._key_map: tuple[Counter, dict[str, str]] | None = None
+        self._name_map: tuple[Counter, dict[str, tuple[str, ...]]] | None = None
         self._live_count: int | None = None
         self._last_scan: float | None = None  # monotonic time of the last stat pass
         self._checked_at: float | None = None  # wall time of the last stat pass
@@ -164,7 +170,8 @@ class Mnemosyne:
         # (stat stamp of .mnemosyne/glossary.txt, the glossary built with it)
         self._glossary: tuple[tuple | None, Glossary] | None = None
         # glossary terms looked up in the index: (generation, term -> present)
-        self._glossary_known: tuple[int, dict[str, bool]] = (-1, {})
+        # (index generation, glossary, term -> in the index, concept -> its forms' terms)
+        self._glossary_known: tuple[int, object, dict, dict] = (-1, None, {}, {})
         self._section_texts: dict[tuple, str] = {}
 
     def close(self) -> None:
@@ -186,7 +193,8 @@ class Mnemosyne:
         unknown = sorted(set(overrides) - valid)
         if unknown:
             raise InvalidInputError(
-                f"unknown ranking setting(s) {', '.join(unknown)} — valid: {', '.join(sorted(valid))}"
+                f"unknown ranking setting(s) {', '.join(unknown)} — valid: {', '.join(sorted(valid))}",
+                valid_choices=sorted(valid),
             )
         for name, value in overrides.items():
             if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -537,6 +545,21 @@ class Mnemosyne:
             self._key_map = (counts, mapping)
         return self._key_map[1]
 
+    def note_names(self) -> dict[str, tuple[str, ...]]:
+        """path -> (title, *aliases) of every indexed note, archived ones included (the
+        same dict until a change): the names key resolution accepts after path and key.
+
+        Titles and aliases are the redacted ones the index holds, so a note is never
+        found by a secret in its title.
+        """
+        counts = self._stem_counts()  # a new Counter after every change of the index
+        if self._name_map is None or self._name_map[0] is not counts:
+            names = {
+                m["path"]: (m["title"], *m["aliases"]) for m in self.index.notes if m is not None
+            }
+            self._name_map = (counts, names)
+        return self._name_map[1]
+
     @staticmethod
     def _key(path: str, counts: Counter) -> str:
         stem = note_stem(path)
@@ -709,10 +732,16 @@ class Mnemosyne:
     def _translations(self, units: list[tuple[str, ...]], index: Index) -> list | None:
         if not units or self.ranking.w_glossary <= 0:
             return None
-        generation, memo = self._glossary_known
-        if generation != self._generation or len(memo) > 100_000:
-            memo = {}
-            self._glossary_known = (self._generation, memo)
+        glossary = self.glossary
+        generation, owner, memo, concepts = self._glossary_known
+        if (
+            generation != self._generation
+            or owner is not glossary
+            or len(memo) > 100_000
+            or len(concepts) > 20_000
+        ):
+            memo, concepts = {}, {}
+            self._glossary_known = (self._generation, glossary, memo, concepts)
 
         def known(term: str) -> bool:
             # A concept's forms sit in many postings blocks: remembering the answers
@@ -722,7 +751,7 @@ class Mnemosyne:
                 found = memo[term] = index.has_term(term)
             return found
 
-        return self.glossary.translations(units, known)
+        return glossary.translations(units, known, memo=concepts)
 
     # -- semantic (opt-in) -------------------------------------------------------------
 
@@ -809,7 +838,7 @@ class Mnemosyne:
                 out.append(replace(lexical[item.nid], score=item.score))
             else:
                 similarity, sid = semantic[item.nid]
-                out.append(RankedNote(item.nid, item.score, 0.0, False, 0.0, sid, [], similarity))
+                out.append(RankedNote(item.nid, item.score, 0.0, False, sid, [], similarity))
         best = neighbours[0][1] if neighbours else 0.0
         verdict_out = dict(signals_verdict)
         verdict_out["signals"] = {**signals_verdict["signals"], "semantic_best": round(best, 4)}
@@ -831,7 +860,8 @@ class Mnemosyne:
         unknown = sorted(set(expansions) - set(EXPANSION_TIERS))
         if unknown:
             raise InvalidInputError(
-                f"unknown expansion tier(s) {', '.join(unknown)} — valid: {', '.join(EXPANSION_TIERS)}"
+                f"unknown expansion tier(s) {', '.join(unknown)} — valid: {', '.join(EXPANSION_TIERS)}",
+                valid_choices=EXPANSION_TIERS,
             )
 
     def _note_filter(self, index, zone, required_labels, include_archive):
@@ -900,9 +930,7 @@ class Mnemosyne:
             ]
             best = sids[0] if sids else index.note_first[nid]
             count = folded.count(needle)
-            ranked.append(
-                RankedNote(nid, float(count), float(count), True, 1.0, best, sids[1:3], 1.0)
-            )
+            ranked.append(RankedNote(nid, float(count), float(count), True, best, sids[1:3], 1.0))
         ranked.sort(key=lambda n: (-n.score, index.notes[n.nid]["path"]))
         ranked = ranked[:limit]
         signals = {
@@ -938,7 +966,8 @@ class Mnemosyne:
         """
         meta = index.notes[nid]
         try:
-            info = (self.vault / meta["path"]).stat()
+            # os.path over pathlib: this runs for every hit of every search.
+            info = os.stat(os.path.join(self._vault_str, meta["path"]))
         except OSError:
             return None
         key = (

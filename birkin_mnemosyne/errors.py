@@ -1,8 +1,9 @@
-"""The one exception tree of birkin-mnemosyne.
+"""The one exception tree of birkin-mnemosyne, and how every door reports an error.
 
-Every error the library raises on purpose is a ``MnemosyneError``. Each message says
-what was wrong and how to fix it; adapters (CLI, MCP, Hermes) map the classes to their
-own surface (the CLI's exit code is ``exit_code`` on the class).
+Every error the library raises on purpose is a ``MnemosyneError``. Each says what was
+wrong (``message``) and, where there is one, how to fix it (``fix``); adapters (CLI,
+MCP, Hermes) map the classes to their own surface (the CLI's exit code is
+``exit_code`` on the class).
 
 ::
 
@@ -25,18 +26,212 @@ own surface (the CLI's exit code is ``exit_code`` on the class).
     ├── RedactionError                         the secret-hash file is missing/malformed
     ├── PlanError (ValueError)                 a curation plan cannot be used
     └── ExtraNotInstalledError (ImportError)   an optional extra is missing
+
+**Fixes name the door's own operations.** A ``fix`` is a constant template that names
+operations as ``{operation}`` (the keys of ``OPERATIONS``), e.g. ``"read it again with
+{get_note} and redo the change"``; user data belongs in the message, never in the
+template. Each door renders it with its own names: ``VaultMemory.get_note()`` for the
+library (``str(error)``), ``mnemosyne show`` for the CLI, ``memory_get_note`` for the
+MCP server, ``mnemosyne_get`` for Hermes. A door that lacks the operation (an MCP
+server whose tool set leaves it out, a Hermes session) names the CLI command instead.
+
+**One error shape for every door.** ``error_dict(error, door)`` is what the MCP
+server returns as structured content, ``mnemosyne --json`` prints on stderr under
+``"error"`` and the Hermes tools return:
+
+=================  ============================================================
+``error_type``     the class name, e.g. ``VersionConflictError``
+``message``        the whole sentence, problem and fix, in the door's names
+``hint``           the fix alone, in the door's names (absent when there is none)
+``operations``     the door's names of the operations the fix points to
+``valid_choices``  the accepted values, when the error is about a choice
+(fields)           what the class carries: ``current_version`` (in full),
+                   ``candidates``, ``key`` and ``version``, ``rule``, ``paths`` and
+                   ``current_versions``, ``extra`` (see each class's ``fields``)
+=================  ============================================================
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Collection
+from typing import NamedTuple
+
+__all__ = [
+    "AmbiguousKeyError",
+    "AmbiguousSectionError",
+    "ConfigError",
+    "DOORS",
+    "ExtraNotInstalledError",
+    "InvalidInputError",
+    "InvalidPathError",
+    "JournalError",
+    "LabelError",
+    "MatchCountError",
+    "MnemosyneError",
+    "NoteExistsError",
+    "NoteNotFoundError",
+    "OPERATIONS",
+    "OperationNames",
+    "PlanError",
+    "RedactionError",
+    "SectionNotFoundError",
+    "UndoConflictError",
+    "VaultNotFoundError",
+    "VersionConflictError",
+    "WriteRefusedError",
+    "error_dict",
+    "render_fix",
+]
+
+DOORS = ("library", "cli", "mcp", "hermes")
+
+
+class OperationNames(NamedTuple):
+    """What one operation is called at each door (``None``: that door has no such call)."""
+
+    library: str
+    cli: str
+    mcp: str | None
+    hermes: str | None
+
+
+# Every operation a fix may point to. The one table of per-door names: a new door adds
+# a column, a new hint adds a row (tests/test_errors.py checks every fix against it).
+OPERATIONS: dict[str, OperationNames] = {
+    "search": OperationNames(
+        "VaultMemory.search()", "mnemosyne search", "memory_search", "mnemosyne_search"
+    ),
+    "get_note": OperationNames(
+        "VaultMemory.get_note()", "mnemosyne show", "memory_get_note", "mnemosyne_get"
+    ),
+    "list_notes": OperationNames("VaultMemory.list_notes()", "mnemosyne list", "memory_list", None),
+    "create": OperationNames(
+        "VaultMemory.write_note(mode='create')",
+        "mnemosyne remember",
+        "memory_remember (mode='create')",
+        "mnemosyne_remember (mode='create')",
+    ),
+    "append": OperationNames(
+        "VaultMemory.write_note(mode='append')",
+        "mnemosyne append",
+        "memory_remember (mode='append')",
+        "mnemosyne_remember (mode='append')",
+    ),
+    "replace": OperationNames(
+        "VaultMemory.write_note(mode='replace', expected_version=...)",
+        "mnemosyne replace --expected-version VERSION",
+        "memory_remember (mode='replace', expected_version)",
+        "mnemosyne_remember (mode='replace', expected_version)",
+    ),
+    "edit": OperationNames(
+        "VaultMemory.edit_note()", "mnemosyne edit", "memory_edit", "mnemosyne_edit"
+    ),
+    "move": OperationNames("VaultMemory.move()", "mnemosyne move", "memory_move", "mnemosyne_move"),
+    "restore": OperationNames("VaultMemory.restore()", "mnemosyne restore", "memory_restore", None),
+    "rezone": OperationNames("VaultMemory.rezone()", "mnemosyne rezone", "memory_rezone", None),
+    "journal": OperationNames(
+        "VaultMemory.journal()", "mnemosyne journal", "memory_undo (no arguments)", None
+    ),
+    "label_preview": OperationNames("VaultMemory.label_preview()", "mnemosyne label", None, None),
+    "index_open": OperationNames(
+        "MemoryIndex.open()", "mnemosyne index open", "memory_open_trigger", None
+    ),
+    "index_split": OperationNames(
+        "MemoryIndex.split()", "mnemosyne index split", "memory_index_split", None
+    ),
+}
+
+_OPERATION_RE = re.compile(r"\{([a-z_]+)\}")
+
+
+def _name(operation: str, door: str, offered: Collection[str] | None) -> tuple[str, bool] | None:
+    """``(name, is_a_cli_command)`` of ``operation`` at ``door``; None if no operation."""
+    names = OPERATIONS.get(operation)
+    if names is None:
+        return None
+    name = getattr(names, door)
+    # An MCP name is a tool name, perhaps with its arguments after it.
+    if name is None or (offered is not None and name.split()[0] not in offered):
+        return names.cli, True
+    return name, door == "cli"
+
+
+def render_fix(
+    fix: str, door: str = "library", *, offered: Collection[str] | None = None
+) -> tuple[str, list[str]]:
+    """``fix`` with each ``{operation}`` in ``door``'s names, and those names in order.
+
+    ``offered``: the tools the door offers now (an MCP server's registered set); an
+    operation outside it, or one the door lacks, is named by its CLI command (in
+    backticks in the text, so it reads as a command).
+    """
+    if door not in DOORS:
+        raise ValueError(f"unknown door {door!r} — one of {', '.join(DOORS)}")
+    named: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        found = _name(match.group(1), door, offered)
+        if found is None:  # not an operation: leave the braces as they are
+            return match.group(0)
+        name, command = found
+        if name not in named:
+            named.append(name)
+        return f"`{name}`" if command else name
+
+    return _OPERATION_RE.sub(replace, fix), named
+
 
 class MnemosyneError(Exception):
-    """Base class of every error raised on purpose by birkin-mnemosyne."""
+    """Base class of every error raised on purpose by birkin-mnemosyne.
+
+    ``message`` says what was wrong, ``fix`` (a template, see the module docstring) how
+    to put it right, ``valid_choices`` the accepted values when a choice was wrong.
+    """
 
     exit_code = 2
+    # The attributes error_dict reports beside the message, set by each subclass.
+    fields: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        fix: str | None = None,
+        valid_choices: Collection[str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fix = fix
+        self.valid_choices = list(valid_choices or [])
+
+    def render(self, door: str = "library", *, offered: Collection[str] | None = None) -> str:
+        """The whole message with the fix in ``door``'s names."""
+        message = self.message or self.__class__.__name__
+        if not self.fix:
+            return message
+        return f"{message} — {render_fix(self.fix, door, offered=offered)[0]}"
 
     def __str__(self) -> str:  # KeyError would otherwise repr() its message
-        return str(self.args[0]) if self.args else self.__class__.__name__
+        return self.render("library")
+
+
+def error_dict(
+    error: MnemosyneError, door: str = "library", *, offered: Collection[str] | None = None
+) -> dict:
+    """The error shape every door reports (see the module docstring)."""
+    data: dict = {
+        "error_type": type(error).__name__,
+        "message": error.render(door, offered=offered),
+    }
+    if error.fix:
+        data["hint"], data["operations"] = render_fix(error.fix, door, offered=offered)
+    if error.valid_choices:
+        data["valid_choices"] = list(error.valid_choices)
+    for name in error.fields:
+        value = getattr(error, name)
+        data[name] = list(value) if isinstance(value, (list, tuple)) else value
+    return data
 
 
 class ConfigError(MnemosyneError, ValueError):
@@ -48,10 +243,12 @@ class VaultNotFoundError(MnemosyneError, FileNotFoundError):
 
 
 class InvalidPathError(MnemosyneError, ValueError):
-    """A note path or zone breaks one of the path rules in ``vault_paths``."""
+    """A note path or zone breaks one of the path rules in ``vault_paths`` (``rule``)."""
 
-    def __init__(self, message: str, *, rule: str = "") -> None:
-        super().__init__(message)
+    fields = ("rule",)
+
+    def __init__(self, message: str, *, rule: str = "", **kwargs) -> None:
+        super().__init__(message, **kwargs)
         self.rule = rule
 
 
@@ -67,27 +264,32 @@ class MatchCountError(InvalidInputError):
     """``find_replace`` found the text a number of times other than ``expected_count``;
     nothing was written. ``found`` and ``expected`` are the two counts."""
 
-    def __init__(self, message: str, *, found: int, expected: int) -> None:
-        super().__init__(message)
+    fields = ("found", "expected")
+
+    def __init__(self, message: str, *, found: int, expected: int, **kwargs) -> None:
+        super().__init__(message, **kwargs)
         self.found = found
         self.expected = expected
 
 
 class NoteNotFoundError(MnemosyneError, KeyError):
-    """No note has this key or path."""
+    """No note has this key or path; ``candidates`` are close keys (maybe none)."""
 
     exit_code = 1
+    fields = ("candidates",)
 
-    def __init__(self, message: str, *, candidates: list[str] | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, candidates: list[str] | None = None, **kwargs) -> None:
+        super().__init__(message, **kwargs)
         self.candidates = list(candidates or [])
 
 
 class AmbiguousKeyError(MnemosyneError, KeyError):
-    """A key names more than one note; the candidates are listed."""
+    """A key names more than one note; ``candidates`` are their paths."""
 
-    def __init__(self, message: str, *, candidates: list[str] | None = None) -> None:
-        super().__init__(message)
+    fields = ("candidates",)
+
+    def __init__(self, message: str, *, candidates: list[str] | None = None, **kwargs) -> None:
+        super().__init__(message, **kwargs)
         self.candidates = list(candidates or [])
 
 
@@ -101,23 +303,26 @@ class AmbiguousSectionError(AmbiguousKeyError):
 
 
 class NoteExistsError(MnemosyneError):
-    """``create`` would overwrite an existing note."""
+    """``create`` would overwrite an existing note (its ``key`` and ``version``)."""
 
     exit_code = 3
+    fields = ("key", "version")
 
-    def __init__(self, message: str, *, key: str = "", version: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, key: str = "", version: str = "", **kwargs) -> None:
+        super().__init__(message, **kwargs)
         self.key = key
         self.version = version
 
 
 class VersionConflictError(MnemosyneError):
-    """The note changed since the caller read it (``expected_version`` is stale)."""
+    """The note changed since the caller read it (``expected_version`` is stale);
+    ``current_version`` is the sha256 of its bytes now, in full."""
 
     exit_code = 3
+    fields = ("current_version",)
 
-    def __init__(self, message: str, *, current_version: str = "") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, current_version: str = "", **kwargs) -> None:
+        super().__init__(message, **kwargs)
         self.current_version = current_version
 
 
@@ -139,10 +344,11 @@ class UndoConflictError(JournalError, VersionConflictError):
     the sha256 of its bytes now (``None`` when the file is gone)."""
 
     exit_code = 3
+    fields = ("current_version", "paths", "current_versions")
 
-    def __init__(self, message: str, *, current_versions: dict[str, str | None]) -> None:
+    def __init__(self, message: str, *, current_versions: dict[str, str | None], **kwargs) -> None:
         first = next(iter(current_versions.values()), None) or ""
-        super().__init__(message, current_version=first)
+        super().__init__(message, current_version=first, **kwargs)
         self.current_versions = dict(current_versions)
         self.paths = list(current_versions)
 
@@ -156,7 +362,9 @@ class PlanError(MnemosyneError, ValueError):
 
 
 class ExtraNotInstalledError(MnemosyneError, ImportError):
-    """An optional extra is missing; the message names the pip command."""
+    """An optional extra (``extra``) is missing; the message names the pip command."""
+
+    fields = ("extra",)
 
     def __init__(self, extra: str, purpose: str) -> None:
         super().__init__(

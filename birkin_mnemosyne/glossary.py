@@ -161,22 +161,33 @@ class Glossary:
                 start += 1
 
     def translations(
-        self, units: list[tuple[str, ...]], known: Callable[[str], bool]
+        self,
+        units: list[tuple[str, ...]],
+        known: Callable[[str], bool],
+        *,
+        memo: dict | None = None,
     ) -> list[tuple[tuple[str, ...], list[tuple[str, ...]]]]:
         """Per concept found in the query: (the form found, the index terms of each of its
         other forms). A form sharing a term with the query is left out: the query's own
         terms score at full weight already.
+
+        ``memo`` (the caller's, kept while ``known`` gives the same answers) remembers
+        each concept's other forms as index terms.
         """
         own = {term for unit in units for term in unit}
         found = []
         for concept, matched in self.concepts_in(units):
-            forms: dict[tuple[str, ...], None] = {}
-            for form in self.forms_of(concept):
-                if form.key == matched:
-                    continue
-                terms = tuple(_form_terms(form, known))
-                if terms and not own.intersection(terms):
-                    forms.setdefault(terms, None)
+            key = (concept, matched)
+            others = memo.get(key) if memo is not None else None
+            if others is None:
+                others = [
+                    terms
+                    for form in self.forms_of(concept)
+                    if form.key != matched and (terms := tuple(_form_terms(form, known)))
+                ]
+                if memo is not None:
+                    memo[key] = others
+            forms = dict.fromkeys(terms for terms in others if not own.intersection(terms))
             if forms:
                 found.append((matched, list(forms)))
         return found

@@ -119,7 +119,8 @@ class HandoffFields:
         unknown = sorted(set(data) - set(FIELD_NAMES))
         if unknown:
             raise InvalidInputError(
-                f"unknown handoff field(s) {', '.join(unknown)} — valid: {', '.join(FIELD_NAMES)}"
+                f"unknown handoff field(s) {', '.join(unknown)} — valid: {', '.join(FIELD_NAMES)}",
+                valid_choices=FIELD_NAMES,
             )
         values: dict = {}
         for name in TEXT_FIELDS:

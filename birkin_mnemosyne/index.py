@@ -598,6 +598,7 @@ _NOTE_FIELDS = (
     "links",
     "indexed",
     "body_offset",
+    "aliases",
 )
 
 

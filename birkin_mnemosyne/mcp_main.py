@@ -27,6 +27,10 @@ PROG = "mnemosyne-mcp"
 # The same lookup as the mnemosyne CLI: --vault > $MNEMOSYNE_VAULT > this.
 DEFAULT_VAULT = "~/.birkin-mnemosyne/vault"
 TOKEN_ENV = "MNEMOSYNE_MCP_TOKEN"
+TOOLS_ENV = "MNEMOSYNE_MCP_TOOLS"
+# The names of mcp_server.TOOL_SETS, repeated so that options are checked before the
+# extra is imported (tests/test_mcp_server.py keeps the two equal).
+TOOL_SET_NAMES = ("default", "full")
 # A bearer token is the only lock on a network-facing server: 16 characters is the
 # least we accept (secrets.token_urlsafe(32) gives 43).
 MIN_TOKEN_CHARS = 16
@@ -34,6 +38,7 @@ MIN_TOKEN_CHARS = 16
 EPILOG = f"""examples:
   {PROG} --vault ~/notes                      stdio, for a client that starts it
   {PROG} --vault ~/notes --read-only          no write tools
+  {PROG} --vault ~/notes --tools full         every tool (curation, undo, labels, ...)
   {PROG} --http 127.0.0.1:8765                streamable HTTP on this machine only
   {TOKEN_ENV}=... {PROG} --http 0.0.0.0:8765  HTTP for the network: a token is required
 
@@ -61,6 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--read-only", action="store_true", help="offer only the read tools (no writes at all)"
+    )
+    parser.add_argument(
+        "--tools",
+        metavar="SET",
+        help="the tool set: 'default' (search, latest, get_note, remember, status, "
+        f"session) or 'full' (every tool, with output schemas) (default: ${TOOLS_ENV}, "
+        "else default)",
     )
     parser.add_argument(
         "--evidence-required",
@@ -143,6 +155,15 @@ def read_token(token_file: str | None) -> str | None:
     return token
 
 
+def resolve_tool_set(arg: str | None) -> str:
+    """``--tools``, else ``$MNEMOSYNE_MCP_TOOLS``, else ``default``."""
+    name = arg if arg is not None else (os.environ.get(TOOLS_ENV, "").strip() or "default")
+    if name not in TOOL_SET_NAMES:
+        where = "--tools" if arg is not None else f"${TOOLS_ENV}"
+        raise UsageError(f"{where} must be one of {', '.join(TOOL_SET_NAMES)}; got {name!r}")
+    return name
+
+
 def resolve_vault(arg: str | None) -> Path:
     raw = arg or os.environ.get("MNEMOSYNE_VAULT") or DEFAULT_VAULT
     path = Path(os.path.expanduser(raw))
@@ -171,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"serving HTTP on {address[0]} (not a loopback address) needs a bearer "
                 f"token: pass --token-file PATH or set {TOKEN_ENV}"
             )
+        tools = resolve_tool_set(args.tools)
         vault = resolve_vault(args.vault)
         try:
             from . import mcp_server
@@ -194,12 +216,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.semantic:
             memory.engine.use_semantic()
     except (UsageError, MnemosyneError) as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        # A command line: a fix names mnemosyne commands.
+        text = exc.render("cli") if isinstance(exc, MnemosyneError) else str(exc)
+        print(f"{PROG}: error: {text}", file=sys.stderr)
         return 2
     try:
         with memory:
-            server = mcp_server.build_server(memory, read_only=args.read_only, budgets=budgets)
-            mode = "read-only" if args.read_only else "read-write"
+            server = mcp_server.build_server(
+                memory, read_only=args.read_only, budgets=budgets, tools=tools
+            )
+            mode = ("read-only" if args.read_only else "read-write") + f", {tools} tools"
             if address is None:
                 logging.getLogger(__name__).info("serving %s (%s) over stdio", vault, mode)
                 server.run("stdio")

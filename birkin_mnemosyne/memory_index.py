@@ -19,6 +19,10 @@ Routes live in ``.mnemosyne/memory-index/routes.json``::
   every topic: a route is never dropped.
 * ``open`` returns the complete documents an exact trigger names, else falls back to
   ordinary search and says so (``fallback: true``).
+* ``matching(task)`` gives the routes a task's words cover (``trigger_matches``), read
+  through the project's tokenizer as search reads a query: "restoring the database" is
+  delivered for "I need to restore the database", "데이터베이스 복원" for
+  "데이터베이스를 복원해야 합니다", "恢复数据库" for "我需要恢复数据库".
 * ``check`` reports orphans (notes no route reaches), dangling routes (to notes that are
   gone) and coverage problems, without writing.
 * ``split`` previews or applies a lossless split of one long note into routed topic notes;
@@ -49,6 +53,7 @@ from .frontmatter import parse_frontmatter
 from .journal import FileChange
 from .markdown import estimate_tokens, parse_markdown
 from .redact import MARK_RE, Redactor
+from .tokenizer import is_hiragana, is_stopword, query_units, tokenize
 from .vault_lock import VaultLock
 from .vault_paths import check_note_path, slugify, zone_of
 
@@ -59,6 +64,7 @@ __all__ = [
     "ROUTES_FILE",
     "MemoryIndex",
     "normalize_trigger",
+    "trigger_matches",
 ]
 
 INDEX_FORMAT = "mnemosyne-memory-index/1"
@@ -77,7 +83,16 @@ ROOT_TOPIC = "."
 _MEMORY_MD_LINE = re.compile(
     r"^\s*[-*+]\s+\[([^\]]+)\]\(\s*(<[^<>\n]+>|[^)\s]+)\s*\)\s*(?:[-—–:]+\s*(.*))?$"
 )
-_WORDS = re.compile(r"\w+")
+# A unit of a trigger written as a script run or an identifier ("데이터베이스",
+# "恢复数据库", "pg_hba.conf") is covered by a task holding at least this share of its
+# parts of two or more characters — the share search asks of a query unit
+# (``ranking.RankingParams.part_coverage``), so a trigger and a search agree on what a
+# task mentions. Single Han/kana characters do not count: "数据分析" would otherwise
+# cover "数据库" through 数 and 据.
+TRIGGER_PART_COVERAGE = 0.6
+# A trigger needs this many content units before its stopwords may be left out: "on
+# call" must not be delivered for every task that says "call".
+MIN_CONTENT_UNITS = 2
 
 
 def normalize_trigger(trigger: object) -> str:
@@ -99,8 +114,74 @@ def _fold(trigger: str) -> str:
     return normalize_trigger(trigger).casefold()
 
 
-def trigger_words(text: str) -> set[str]:
-    return set(_WORDS.findall(unicodedata.normalize("NFC", text).casefold()))
+def _content_units(units: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
+    """The units a task must cover: stopwords and Japanese grammar (hiragana-only runs)
+    left out when at least ``MIN_CONTENT_UNITS`` other units remain, else every unit."""
+    content = [u for u in units if not is_stopword(u[0]) and not is_hiragana(u[0])]
+    return content if len(content) >= MIN_CONTENT_UNITS else units
+
+
+def _covered(unit: tuple[str, ...], terms: set[str]) -> bool:
+    if unit[0] in terms:
+        return True
+    parts = [p for p in unit[1:] if len(p) > 1 and not is_stopword(p)]
+    return bool(parts) and sum(p in terms for p in parts) >= TRIGGER_PART_COVERAGE * len(parts)
+
+
+def _task_terms(task: str, known=None) -> set[str]:
+    """The task's terms (``tokenize``), plus the halves of its closed compounds and
+    other inflections that ``known`` (the triggers' terms) holds (``query_units``)."""
+    terms = set(tokenize(task))
+    if known is not None:
+        for unit in query_units(task, known=known):
+            terms.update(unit)
+    return terms
+
+
+def _may_gain_parts(unit: tuple[str, ...], prefixes: set[str]) -> bool:
+    """Whether ``query_units(known=...)`` could give this unit a part the task holds.
+
+    It adds parts only to a one-term word of ASCII letters: the stems of a compound's
+    halves (tokenizer rule 9) or of another inflection (rule 10). Each begins with the
+    word's first three letters, as its own stem does (``stem`` keeps them), except after
+    a participle "ge-", so a word whose three letters begin no task term cannot gain one.
+    """
+    head = unit[0]
+    if len(unit) > 1 or not (head.isascii() and head.isalpha()):
+        return False
+    return head[:3] in prefixes or head.startswith("ge")
+
+
+def _trigger_covered(trigger: str, terms: set[str], prefixes: set[str] | None = None) -> bool:
+    units = query_units(trigger)
+    if not units:
+        return False
+    missing = [u for u in _content_units(units) if not _covered(u, terms)]
+    if not missing:
+        return True
+    # Compounds and other inflections (query_units with known=) cost stem look-ups per
+    # word; most triggers of a large INDEX share nothing with the task and skip them.
+    prefixes = {t[:3] for t in terms} if prefixes is None else prefixes
+    if not all(_may_gain_parts(u, prefixes) for u in missing):
+        return False
+    units = query_units(trigger, known=terms.__contains__)
+    return all(_covered(u, terms) for u in _content_units(units))
+
+
+def trigger_matches(trigger: str, task: str) -> bool:
+    """Whether ``task`` covers every content unit of ``trigger``.
+
+    Both are read by the project's tokenizer (``tokenizer.query_units``): words are
+    stemmed ("restoring" ~ "restore", "Datenbanken" ~ "Datenbank"), stopwords and
+    Japanese particles are left out of a trigger with two or more content words, a
+    closed compound meets its halves ("Plattenwarnung" ~ "Platte Warnung"), and a
+    Hangul, Han or kana run is covered by the task's bigrams ("데이터베이스" by
+    "데이터베이스를"). A unit is covered when the task holds it whole or at least
+    ``TRIGGER_PART_COVERAGE`` of its multi-character parts. No word is ever fuzzy-matched,
+    and one shared word never suffices for a trigger of two or more content words.
+    """
+    terms = _task_terms(task, known=set(tokenize(trigger)).__contains__)
+    return _trigger_covered(trigger, terms)
 
 
 def _topic(path: str) -> str:
@@ -221,7 +302,8 @@ class MemoryIndex:
         ensure_no_symlink(file, root=self.vault)
         if not file.is_file():
             raise NoteNotFoundError(
-                f"no note at {target} — register a route to an existing note (mnemosyne list)"
+                f"no note at {target}",
+                fix="register a route to an existing note ({list_notes} shows them)",
             )
         with VaultLock(self.vault):
             routes = self._parse(self._raw())
@@ -326,9 +408,14 @@ class MemoryIndex:
         }
 
     def matching(self, task: str) -> list[dict]:
-        """Routes whose trigger words all occur in ``task`` (case-insensitive)."""
-        words = trigger_words(task)
-        return [r for r in self.routes() if trigger_words(r["trigger"]) <= words]
+        """Routes whose trigger ``task`` covers (``trigger_matches``), in ``routes()`` order."""
+        if not isinstance(task, str):
+            raise InvalidInputError("task must be a string describing the work")
+        routes = self.routes()
+        vocabulary = {term for r in routes for term in tokenize(r["trigger"])}
+        terms = _task_terms(task, known=vocabulary.__contains__)
+        prefixes = {t[:3] for t in terms}
+        return [r for r in routes if _trigger_covered(r["trigger"], terms, prefixes)]
 
     def document(self, path: str, *, redact: Redactor | None = None) -> dict:
         """One complete document: its text (redacted), sha256 and size of its bytes."""
@@ -444,7 +531,7 @@ class MemoryIndex:
             data = file.read_bytes()
         except FileNotFoundError:
             raise NoteNotFoundError(
-                f"no note at {source} — check the path (mnemosyne list)"
+                f"no note at {source}", fix="check the path ({list_notes} shows them)"
             ) from None
         try:
             text = data.decode("utf-8")

@@ -87,29 +87,31 @@ def find_replace_in_note(
     body = fm.body
     found = body.count(needle)
     if found != expected_count:
-        if found == 0:
+        problem = (
+            f"find_replace in {where}: found {found} match{'es' if found != 1 else ''} of "
+            f"the text, expected {expected_count}; nothing was changed"
+        )
+        if found == 0 and MARK_RE.search(find):
             fix = (
-                "the text must match the note exactly, line breaks included (read it "
-                "again with get_note)"
+                "the text holds a [REDACTED] mark, but the file holds the secret it stands "
+                "for, never the mark: find the text around it instead"
             )
-            if MARK_RE.search(find):
-                fix = (
-                    "the text holds a [REDACTED] mark, but the file holds the secret it "
-                    "stands for, never the mark: find the text around it instead"
-                )
+        elif found == 0:
+            fix = (
+                "the text must match the note exactly, line breaks included: read it again "
+                "with {get_note}"
+            )
         elif found > expected_count:
             fix = (
-                f"add surrounding text until it matches exactly {expected_count}, or pass "
-                f"expected_count={found} to replace every one"
+                "add surrounding text until it matches only where you mean, or pass the "
+                "number found as expected_count to replace every one"
             )
         else:
-            fix = f"pass expected_count={found}, or read the note again: it changed"
-        raise MatchCountError(
-            f"find_replace in {where}: found {found} match{'es' if found != 1 else ''} of "
-            f"the text, expected {expected_count} — {fix}; nothing was changed",
-            found=found,
-            expected=expected_count,
-        )
+            fix = (
+                "pass the number found as expected_count, or read the note again with "
+                "{get_note}: it changed"
+            )
+        raise MatchCountError(problem, fix=fix, found=found, expected=expected_count)
     return _finish(text[: fm.body_offset] + body.replace(needle, new), fm, now, sources, warnings)
 
 

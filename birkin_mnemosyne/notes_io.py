@@ -22,7 +22,7 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from .document import decode_note, index_terms
 from .errors import (
@@ -54,6 +54,7 @@ __all__ = [
     "check_title",
     "clean_key",
     "distinctive_query",
+    "fold_name",
     "iso_utc",
     "jaccard",
     "new_note_text",
@@ -141,9 +142,14 @@ def check_title(title: object) -> tuple[str, str]:
 
 
 def check_body(body: object, *, max_bytes: int) -> str:
-    """The body with ``\\n`` line endings; refuses non-text, NUL bytes and oversize bodies."""
+    """The body with ``\\n`` line endings; refuses non-text, empty (or only white space),
+    NUL bytes and oversize bodies."""
     if not isinstance(body, str):
         raise InvalidInputError(f"the body must be text (str), got {type(body).__name__}")
+    if not body.strip():
+        raise InvalidInputError(
+            "the body is empty — pass the text the note should hold (to archive a note, use forget)"
+        )
     if "\x00" in body:
         raise InvalidInputError(
             "the body contains a NUL character (binary data?) — notes are Markdown text"
@@ -478,16 +484,44 @@ def clean_key(key_or_path: object) -> str:
     return raw
 
 
+def fold_name(name: str) -> str:
+    """A title or alias as key resolution compares it: NFC, caseless, spaces collapsed.
+
+    Caseless matching after the Unicode recipe (normalise, casefold, normalise again), so
+    "Straße", "STRASSE" and a decomposed "Straße" name the same note.
+    """
+    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+    return " ".join(folded.split())
+
+
+def _by_name(names: Mapping[str, Iterable[str]], paths) -> dict[str, set[str]]:
+    """folded title/alias -> the paths (of ``paths``) whose note has that name."""
+    found: dict[str, set[str]] = {}
+    for path in paths:
+        for name in names.get(path, ()):
+            if isinstance(name, str) and name.strip():
+                found.setdefault(fold_name(name), set()).add(path)
+    return found
+
+
 class KeyIndex:
     """Strict lookup of live notes over the engine's ``path -> key`` map.
 
     ``lookup`` tries, in order: the exact path (``.md`` optional), the exact key, then a
-    case-insensitive match of key, path without ``.md`` or file-name stem. A
-    case-insensitive match naming several notes is ``AmbiguousKeyError``; no substring
+    case-insensitive match of key, path without ``.md`` or file-name stem, then an exact
+    title or alias (compared by ``fold_name``: case-insensitive, NFC). A match naming
+    several notes is ``AmbiguousKeyError`` with the paths as candidates; no substring
     or fuzzy match is ever taken (``close_keys`` only feeds error messages).
+
+    ``names`` gives ``path -> (title, *aliases)`` (``Mnemosyne.note_names``); it is
+    called only when a name gets past the key tiers.
     """
 
-    def __init__(self, keys: dict[str, str]) -> None:
+    def __init__(
+        self,
+        keys: dict[str, str],
+        names: Callable[[], Mapping[str, Iterable[str]]] | None = None,
+    ) -> None:
         self.keys = keys
         self.by_key = {key: path for path, key in keys.items()}
         folded: dict[str, set[str]] = {}
@@ -495,11 +529,13 @@ class KeyIndex:
             for name in (key, without_md(path), note_stem(path)):
                 folded.setdefault(name.casefold(), set()).add(path)
         self.folded = folded
+        self._names = names
+        self._titles: dict[str, set[str]] | None = None
 
     def lookup(self, raw: str) -> str | None:
         if raw == ARCHIVE_DIR or raw.startswith(ARCHIVE_PREFIX):
             raise NoteNotFoundError(
-                f"{raw} is archived — bring it back with restore({raw!r}) to read or change it"
+                f"{raw} is archived", fix="bring it back with {restore} to read or change it"
             )
         if "/" in raw or "\\" in raw or raw.lower().endswith(".md"):
             try:
@@ -522,7 +558,23 @@ class KeyIndex:
                 "one you mean",
                 candidates=paths,
             )
-        return next(iter(matches)) if matches else None
+        if matches:
+            return next(iter(matches))
+        return self._by_title(raw)
+
+    def _by_title(self, raw: str) -> str | None:
+        if self._names is None:
+            return None
+        if self._titles is None:
+            self._titles = _by_name(self._names(), self.keys)
+        matches = sorted(self._titles.get(fold_name(raw), ()))
+        if len(matches) > 1:
+            raise AmbiguousKeyError(
+                f"{raw!r} is the title or alias of {len(matches)} notes: {', '.join(matches)} "
+                "— pass the key or path of the one you mean",
+                candidates=matches,
+            )
+        return matches[0] if matches else None
 
     def close_keys(self, raw: str, n: int = 5) -> list[str]:
         """Up to ``n`` keys that look like ``raw`` (difflib), for a not-found message."""
@@ -531,9 +583,12 @@ class KeyIndex:
         return [folded[key] for key in close]
 
 
-def archived_matches(raw: str, archived: list[str]) -> list[str]:
+def archived_matches(
+    raw: str, archived: list[str], names: Mapping[str, Iterable[str]] | None = None
+) -> list[str]:
     """Archived paths that ``raw`` names: the ``_archive/`` path, the original path, or
-    (case-insensitively) the original path without ``.md`` or the file-name stem."""
+    (case-insensitively) the original path without ``.md`` or the file-name stem; failing
+    those, an archived note whose title or alias (``names``: path -> names) it is."""
     name = without_md(raw)
     if name.startswith(ARCHIVE_PREFIX):
         name = name[len(ARCHIVE_PREFIX) :]
@@ -542,17 +597,23 @@ def archived_matches(raw: str, archived: list[str]) -> list[str]:
     except InvalidPathError as exc:
         if exc.rule in _HARD_PATH_RULES:
             raise  # traversal and friends are errors here too
-        return []  # "what?" cannot be a path, so no archived note has it
-    exact = f"{ARCHIVE_PREFIX}{name}.md"
-    if exact in archived:
-        return [exact]
-    folded = name.casefold()
-    return sorted(
-        p
-        for p in archived
-        if without_md(p[len(ARCHIVE_PREFIX) :]).casefold() == folded
-        or note_stem(p).casefold() == folded
-    )
+        name = None  # "what?" cannot be a path; it may still be a title
+    if name is not None:
+        exact = f"{ARCHIVE_PREFIX}{name}.md"
+        if exact in archived:
+            return [exact]
+        folded = name.casefold()
+        found = sorted(
+            p
+            for p in archived
+            if without_md(p[len(ARCHIVE_PREFIX) :]).casefold() == folded
+            or note_stem(p).casefold() == folded
+        )
+        if found:
+            return found
+    if names is None:
+        return []
+    return sorted(_by_name(names, archived).get(fold_name(raw), ()))
 
 
 def plan_id(files: Iterable) -> str:

@@ -78,6 +78,7 @@ def decode_doc(data: dict) -> NoteDoc:
     values["tags"] = list(values["tags"])
     values["labels"] = list(values["labels"])
     values["links"] = list(values["links"])
+    values["aliases"] = list(values["aliases"])
     values["title_tf"] = Counter(values["title_tf"])
     values["tags_tf"] = Counter(values["tags_tf"])
     sections = []

@@ -52,6 +52,7 @@ from .tokenizer import (
     MONTH_NAMES,
     has_cjk,
     is_hiragana,
+    is_katakana,
     is_stopword,
     query_units,
     tokenize,
@@ -131,6 +132,11 @@ class RankingParams:
     # is shown before a stale one, and a newer one before an older one.
     section_tie_share: float = 0.9
     state_section_share: float = 0.5
+    # A current-state question: the newest journal section among the first five hits
+    # scoring at least this share of the top one leads (``_newest_journal_first``).
+    # Tessellate dev: 0.6-0.8 alike, state 0.751 -> 0.777, overall 0.811 -> 0.814 (one
+    # question 4th -> 1st, one 3rd -> 4th); 0.5 and 0.9 gained less; 0 turns it off.
+    state_journal_share: float = 0.7
     part_coverage: float = 0.6
     # The verdict (``verdict``): calibrated on the Tessellate dev vault, see
     # docs/explanation/search.md.
@@ -161,7 +167,13 @@ class RankingParams:
     # Weight of the parts of a Latin-script query word the vault also holds whole (the
     # halves of "database", a camel or identifier piece). Tessellate dev: 0.3 and 0.6
     # lifted MRR 0.808 -> 0.811 / 0.814 (mixed +0.013 / +0.026); 0.3 also puts the
-    # restore runbook first for the demo's "restore database", 0.6 does not.
+    # restore runbook first for the demo's "restore database", 0.6 does not. A katakana
+    # word the vault holds whole counts the same way: "ポート" (port) is no match for the
+    # ポー/ート inside "サポート" (support). Tessellate dev: state 0.742 -> 0.751 (the
+    # WireGuard port question 9th -> 3rd); ja 0.849 -> 0.833, one question that had led
+    # only by counting the bigrams of "エラー" beside the word; overall 0.812 -> 0.811.
+    # Han and Hangul runs keep their bigrams at full weight (no effect measured there:
+    # a compound is rarely held whole).
     w_known_part: float = 0.3
     # Expansion tiers score below the query's own words (weights < 1).
     w_synonyms: float = 0.6
@@ -227,7 +239,6 @@ class RankedNote:
     score: float
     base: float
     full: bool
-    coverage: float  # share of content units covered
     best_sid: int
     also_sids: list[int]
     best_section_score: float
@@ -282,19 +293,25 @@ def plan_query(
         if topical and is_hiragana(unit[0]):
             # Japanese grammar between the content words ("は", "どの", "けている"):
             # it scores like a single character, and the answer need not hold it.
-            # Tessellate dev: ja MRR 0.761 -> 0.875 (0.1 and 0.2 gave 0.847).
-            for term in dict.fromkeys(unit):
-                slot(term, params.w_char_part)
+            # Tessellate dev: ja MRR 0.761 -> 0.875 (0.1 and 0.2 gave 0.847). Its
+            # terms share that weight: "けている" and its six pieces are one ending,
+            # not seven words (ja 0.833 -> 0.903, state 0.777 -> 0.804; a total of
+            # 0.15 gave ja 0.875, 0.5 gave 0.897, 0.8 gave 0.823).
+            terms_of_unit = list(dict.fromkeys(unit))
+            for term in terms_of_unit:
+                slot(term, params.w_char_part / len(terms_of_unit))
             continue
         parts = [p for p in unit[1:] if not is_stopword(p)]
         if names and unit[0] in names:
             plan.named[len(plan.units)] = names[unit[0]]
         plan.units.append((unit[0], *parts))
-        # The parts of a word the vault holds whole ("database" -> data, base) are
-        # where the pieces of a compound or an identifier stand apart: they weigh like
-        # single characters beside the whole word.
+        # The parts of a word the vault holds whole ("database" -> data, base; the
+        # bigrams of a katakana word) are where the pieces of a compound or an
+        # identifier stand apart: they weigh like single characters beside the word.
         part_weight = (
-            params.w_known_part if not has_cjk(unit[0]) and index.has_term(unit[0]) else 1.0
+            params.w_known_part
+            if (not has_cjk(unit[0]) or is_katakana(unit[0])) and index.has_term(unit[0])
+            else 1.0
         )
         plan.unit_terms.append(
             (
@@ -374,16 +391,6 @@ def _translation_in(plan: QueryPlan, unit: int, nid: int, scores) -> bool:
     return any(
         all(nid in scores[t].note_best for t in form) for form in plan.alternatives.get(unit, ())
     )
-
-
-def _unit_covered(plan: QueryPlan, unit: int, nid: int, scores, part_coverage: float) -> bool:
-    whole, parts = plan.unit_terms[unit]
-    if nid in scores[whole].note_best or _translation_in(plan, unit, nid, scores):
-        return True
-    if not parts:
-        return False
-    found = sum(1 for p in parts if nid in scores[p].note_best)
-    return found >= part_coverage * len(parts)
 
 
 def _full_matches(
@@ -588,7 +595,7 @@ def _ranked_note(
 ) -> RankedNote:
     """A scored note from its sections' scores: best + ``second_weight`` x second +
     ``whole_weight`` x its whole-note score, times ``factors.of(nid, shown section)``,
-    with the hit's also-sections and unit coverage."""
+    with the hit's also-sections."""
     section_scores = [(value, sid) for sid, value in by_section.items()]
     section_scores.sort(reverse=True)
     best_score, best, second = pick_section(by_section, factors, params)
@@ -603,13 +610,7 @@ def _ranked_note(
         and headings[sid]
         and headings[sid] != headings[best]
     ][:2]
-    covered = sum(
-        1
-        for u in range(len(plan.units))
-        if _unit_covered(plan, u, nid, scores, params.part_coverage)
-    )
-    coverage = covered / max(len(plan.units), 1)
-    return RankedNote(nid, base * factor, base, is_full, coverage, best, also, best_score)
+    return RankedNote(nid, base * factor, base, is_full, best, also, best_score)
 
 
 _FIRST_BOUNDS = 64
@@ -694,8 +695,8 @@ def rank(
     Cheaper than ``_rank_reference``, same result: a note about to be scored is first
     checked against its own largest factor (its date's recency, whether it is stale)
     and skipped when that already puts it clearly under the k-th score; scoring a note
-    computes only its score (memoised per query), the hit's details (also-sections,
-    coverage) are worked out for the notes returned.
+    computes only its score (memoised per query), the hit's details (its
+    also-sections) are worked out for the notes returned.
     """
     params = params or RankingParams()
     active = _scored_terms(index, plan, scores, params)
@@ -771,19 +772,20 @@ def rank(
         return by_section, whole
 
     scored: dict[int, float] = {}
+    sections: dict[int, tuple[dict[int, float], float]] = {}
 
     def score_of(nid: int) -> float:
         """The note's exact score (as ``exact`` computes it), memoised per query."""
         score = scored.get(nid)
         if score is not None:
             return score
-        by_section, whole = section_scores_of(nid)
+        by_section, whole = sections[nid] = section_scores_of(nid)
         best_score, best, second = pick_section(by_section, factors, params)
         score = scored[nid] = (best_score + sw * second + nw * whole) * factors.of(nid, best)
         return score
 
     def exact(nid: int, is_full: bool) -> RankedNote:
-        by_section, whole = section_scores_of(nid)
+        by_section, whole = sections.get(nid) or section_scores_of(nid)
         return _ranked_note(index, plan, scores, params, nid, is_full, by_section, whole, factors)
 
     # Upper bounds per candidate note, summed term by term over plain dicts (the
@@ -825,8 +827,13 @@ def rank(
         found.sort(reverse=True)
         return [exact(-neg, is_full) for _, neg in found]
 
-    return _yield_to_successors(
-        index, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
+    return _newest_journal_first(
+        index,
+        plan,
+        params,
+        _yield_to_successors(
+            index, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
+        ),
     )
 
 
@@ -910,8 +917,13 @@ def _rank_reference(
                 heapq.heapreplace(found, item)
         return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
 
-    return _yield_to_successors(
-        index, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
+    return _newest_journal_first(
+        index,
+        plan,
+        params,
+        _yield_to_successors(
+            index, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
+        ),
     )
 
 
@@ -985,6 +997,38 @@ def _yield_to_successors(index: Index, ranked: list[RankedNote]) -> list[RankedN
                 order.insert(later, order.pop(at))  # lands right below the successor
                 break
     return order
+
+
+def _section_date(index: Index, note: RankedNote) -> str:
+    """The date of the hit's shown section (its heading's stamp), else its note's."""
+    stamp = section_stamps(index).of(note.best_sid)
+    return str(stamp or index.notes[note.nid].get("date") or "")[:16]
+
+
+def _newest_journal_first(
+    index: Index, plan: QueryPlan, params: RankingParams, ranked: list[RankedNote]
+) -> list[RankedNote]:
+    """For a current-state question, the newest dated journal section among the first
+    hits that score at least ``state_journal_share`` of the top one goes first, when it
+    is newer than the top hit: the journal's last word on a thing is its state now."""
+    share = params.state_journal_share
+    if not plan.current or share <= 0.0 or len(ranked) < 2:
+        return ranked
+    floor = share * ranked[0].score
+    newest, newest_date = None, _section_date(index, ranked[0])
+    for note in ranked[1:_STATE_JOURNAL_WINDOW]:
+        if note.score < floor or kind_of(index, note.nid) != "journal":
+            continue
+        date = _section_date(index, note)
+        if date > newest_date:
+            newest, newest_date = note, date
+    if newest is None:
+        return ranked
+    return [newest, *(note for note in ranked if note is not newest)]
+
+
+# How far down a current-state question looks for a newer journal section.
+_STATE_JOURNAL_WINDOW = 5
 
 
 def _recency(date: str, today: float, half_life_days: float) -> float:

@@ -35,22 +35,57 @@ def _pieces(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# Sections come back across queries (the top notes of a small vault, a session's
+# repeated questions): their pieces and normalised forms are kept, up to this many
+# characters of section text.
+_PREPARED_MAX_CHARS = 4_000_000
+_prepared: dict[str, tuple[str, list[tuple[int, int]], list[str], dict]] = {}
+_prepared_chars = 0
+
+
+def _prepare(text: str) -> tuple[str, list[tuple[int, int]], list[str], dict]:
+    """(the text without its first heading and fence lines, its pieces, each piece
+    normalised, the snippets cut so far by centre and length), remembered per section
+    text."""
+    global _prepared_chars
+    found = _prepared.get(text)
+    if found is not None:
+        return found
+    body = _FENCE_LINE.sub("", _FIRST_HEADING.sub("", text))
+    spans = _pieces(body)
+    found = (body, spans, [normalize(body[start:end]) for start, end in spans], {})
+    if len(text) <= _PREPARED_MAX_CHARS:
+        while _prepared and _prepared_chars + len(text) > _PREPARED_MAX_CHARS:
+            oldest = next(iter(_prepared))
+            del _prepared[oldest]
+            _prepared_chars -= len(oldest)
+        _prepared[text] = found
+        _prepared_chars += len(text)
+    return found
+
+
 def make_snippet(text: str, term_weights: dict[str, float], *, max_chars: int = 240) -> str:
     """Cut ``text`` around its densest run of query terms; at most ``max_chars``."""
-    text = _FIRST_HEADING.sub("", text)
-    text = _FENCE_LINE.sub("", text)
-    spans = _pieces(text)
+    text, spans, pieces, cut = _prepare(text)
     if not spans:
         return ""
     # Stems, bigrams and whole identifiers are substrings of the normalised text they
     # came from, so a substring test finds them without tokenizing every piece.
+    weights = list(term_weights.items())
     best, best_score = 0, 0.0
-    for i, (start, end) in enumerate(spans):
-        piece = normalize(text[start:end])
-        score = sum(w for t, w in term_weights.items() if t in piece)
+    for i, piece in enumerate(pieces):
+        score = sum(w for t, w in weights if t in piece)
         if score > best_score:
             best, best_score = i, score
-    first = last = best
+    snippet = cut.get((best, max_chars))
+    if snippet is None:
+        snippet = cut[best, max_chars] = _cut(text, spans, best, max_chars)
+    return snippet
+
+
+def _cut(text: str, spans: list[tuple[int, int]], centre: int, max_chars: int) -> str:
+    """The pieces from ``centre`` on (then before it) up to ``max_chars``, on one line."""
+    first = last = centre
 
     def length() -> int:
         return len(_SPACE.sub(" ", text[spans[first][0] : spans[last][1]]).strip())

@@ -2,8 +2,8 @@
 
 ``StartupReader(vault).read(paths, task=..., project_key=..., task_key=...)`` returns
 the resident memory INDEX (when the vault opted in), the latest handoff of the scope,
-the files asked for and — when ``task`` is given — every document whose trigger words
-all occur in the task. Each document is complete: never truncated. A required file that
+the files asked for and — when ``task`` is given — every document whose trigger the
+task covers (``memory_index.trigger_matches``). Each document is complete: never truncated. A required file that
 is missing or unreadable fails the whole read with a clear error instead of a partial
 bundle, and so does a bundle over its limits (files, bytes per file, total bytes).
 
@@ -91,8 +91,8 @@ class StartupReader:
             return file.read_bytes()
         except FileNotFoundError:
             raise NoteNotFoundError(
-                f"required startup file {path} is missing — nothing was returned; fix the "
-                "path (mnemosyne list) or drop it from the request"
+                f"required startup file {path} is missing — nothing was returned",
+                fix="fix the path ({list_notes} shows them) or drop it from the request",
             ) from None
         except (OSError, InvalidPathError) as exc:
             raise InvalidInputError(
@@ -134,7 +134,8 @@ class StartupReader:
             if len(data) > self.max_file_bytes:
                 raise InvalidInputError(
                     f"startup file {path} is {len(data)} bytes, over the per-file limit of "
-                    f"{self.max_file_bytes} — split it (mnemosyne index split) or raise the limit"
+                    f"{self.max_file_bytes}",
+                    fix="split it with {index_split}, or raise the limit",
                 )
             total += len(data)
             if total > self.max_total_bytes:

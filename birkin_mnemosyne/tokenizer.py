@@ -227,6 +227,9 @@ def _patterns() -> _Patterns:
     runs = [
         f"[{script}]{{1,{_MAX_TERM_CHARS}}}" for script in (_HANGUL, _HAN, _KATAKANA, _HIRAGANA)
     ]
+    # A prolonged sound mark that opens a chunk joins the run it goes on with: "ーぁ" (a
+    # bigram of "ぁーぁ") is one hiragana run, as it was inside "ぁーぁ", not "ー" + "ぁ".
+    runs[2] = f"(?=\u30fc*[{_KATAKANA.replace(chr(0x30FC), '')}]){runs[2]}"
     return _Patterns(
         marks=re.compile(f"[{marks}]"),
         chunks_with_marks=re.compile(f"{word}(?:[{_CONNECTORS}]+{word})*"),
@@ -236,6 +239,7 @@ def _patterns() -> _Patterns:
 
 
 _HIRAGANA_ONLY_RE = re.compile(f"[{_HIRAGANA}]+")
+_KATAKANA_ONLY_RE = re.compile(f"[{_KATAKANA}]+")
 
 
 def is_hiragana(term: str) -> bool:
@@ -243,6 +247,12 @@ def is_hiragana(term: str) -> bool:
     (particles, endings, auxiliaries: "は", "どの", "けている"), content words being
     written in kanji and katakana."""
     return bool(term) and _HIRAGANA_ONLY_RE.fullmatch(term) is not None
+
+
+def is_katakana(term: str) -> bool:
+    """Whether a term is written in katakana alone: a loanword or a run of them
+    ("ポート", "サポートマクロ")."""
+    return bool(term) and _KATAKANA_ONLY_RE.fullmatch(term) is not None
 
 
 def has_cjk(text: str) -> bool:

@@ -36,6 +36,7 @@ __all__ = [
     "check_zone",
     "is_note_name",
     "note_stem",
+    "slug",
     "slugify",
     "zone_of",
 ]
@@ -164,3 +165,14 @@ def slugify(title: str, *, max_len: int = 80) -> str:
     if text.split(".")[0] in _WINDOWS_RESERVED:
         text = f"{text}-note"
     return text
+
+
+def slug(title: str) -> str:
+    """The file-name stem a note titled ``title`` gets (``slugify``), or ``"note"`` when
+    nothing usable is left: ``slug("Restore the DB!")`` -> ``"restore-the-db"``.
+
+    The name and the ``"note"`` fallback are those of birkin-mnemosyne 0.7.2's ``slug``;
+    ``write_note`` itself refuses a title with no usable letters rather than name it
+    ``note.md``.
+    """
+    return slugify(title) or "note"

@@ -19,6 +19,7 @@ def _isolate(monkeypatch, tmp_path_factory):
         "MNEMOSYNE_SEMANTIC",
         "MNEMOSYNE_PROJECT_KEY",
         "MNEMOSYNE_TASK_KEY",
+        "MNEMOSYNE_MCP_TOOLS",
     ):
         monkeypatch.delenv(name, raising=False)
 

@@ -27,4 +27,24 @@ def test_startup_runner_smoke(tmp_path, capsys):
     assert result["notes"] == 30 and result["routes"] == 30
     assert result["index_tokens"] > 0 and result["full_read_tokens"] > 0
     assert result["tasks"] and all(task["files"] >= 1 for task in result["tasks"])
-    assert "| 30 | 30 |" in capsys.readouterr().out
+    assert result["matching_ms_median"] >= 0
+    task_set = result["task_set"]
+    total = task_set["total"]
+    assert (
+        total["tasks"]
+        == len(task_set["tasks"])
+        == sum(k["tasks"] for k in task_set["kinds"].values())
+    )
+    assert total["delivered"] + total["missed"] == total["expected"]
+    out = capsys.readouterr().out
+    assert "| 30 | 30 |" in out and "| **all** |" in out
+
+
+def test_the_task_set_is_well_formed():
+    spec = json.loads((RUNNER.parent / "tasks.json").read_text(encoding="utf-8"))
+    ids = [r["id"] for r in spec["routes"]]
+    assert len(ids) == len(set(ids)) and len({r["path"] for r in spec["routes"]}) == len(ids)
+    kinds = {"exact", "inflected", "paraphrase", "de", "ko", "ja", "zh", "negative"}
+    for case in spec["tasks"]:
+        assert case["kind"] in kinds and set(case["expect"]) <= set(ids), case
+        assert (case["kind"] == "negative") == (case["expect"] == []), case

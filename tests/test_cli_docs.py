@@ -19,21 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference" / "cli.md"
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 
-# The folder of existing notes the tutorial starts from (it shows this tree).
-TUTORIAL_NOTES = {
-    "runbooks/postgres-restore.md": (
-        "# Restore PostgreSQL from last night's dump\n\n"
-        "## Restore into a scratch database first\n\n"
-        "Restore last night's dump into a scratch database with\n"
-        "`pg_restore --dbname=atlas_restore --jobs=4`, then compare the row counts.\n\n"
-        "## Swap the databases\n\n"
-        "Rename atlas to atlas_old, then atlas_restore to atlas.\n"
-    ),
-    "hosts/db1.md": "# db1\n\nThe primary PostgreSQL host, rack 3. Backups run at 02:00.\n",
-    "preferences.md": (
-        "---\ntitle: Preferences\n---\nAnswer in short paragraphs. Prefer PostgreSQL to MySQL.\n"
-    ),
-}
 # What differs from one run to the next: ids, versions, times, the home folder.
 VOLATILE = [
     (re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}"), "<transaction>"),
@@ -81,6 +66,17 @@ def _blocks(text: str) -> list[tuple[str, str, str]]:
     return found
 
 
+def tutorial_notes() -> dict[str, str]:
+    """The notes the tutorial starts from, as it shows them: each ```markdown block right
+    after a line naming the file (`~/notes/<path>`)."""
+    notes = {}
+    for info, body, before in _blocks(TUTORIAL.read_text(encoding="utf-8")):
+        named = re.search(r"`~/notes/([^`]+\.md)`[^\n]*:\s*$", before)
+        if info == "markdown" and named:
+            notes[named.group(1)] = body
+    return notes
+
+
 def tutorial_steps() -> list[tuple[list[str], str | None]]:
     """Each ```sh block's command lines, with the ```text block right after it (if any)."""
     blocks = _blocks(TUTORIAL.read_text(encoding="utf-8"))
@@ -124,7 +120,7 @@ def _run_line(line: str, env: dict, cwd: Path) -> subprocess.CompletedProcess | 
 @pytest.fixture
 def tutorial_home(tmp_path, monkeypatch):
     home = tmp_path / "home"
-    for rel, text in TUTORIAL_NOTES.items():
+    for rel, text in tutorial_notes().items():
         path = home / "notes" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -132,10 +128,14 @@ def tutorial_home(tmp_path, monkeypatch):
     return home
 
 
-def test_tutorial_shows_the_folder_it_starts_from():
+def test_tutorial_shows_the_folder_it_starts_from_and_every_note_in_it():
     text = TUTORIAL.read_text(encoding="utf-8")
-    for rel in TUTORIAL_NOTES:
-        assert rel.rsplit("/", 1)[-1] in text, rel
+    tree = next(body for info, body, _ in _blocks(text) if body.startswith("~/notes/\n"))
+    listed = {line.split("── ", 1)[1] for line in tree.splitlines() if "── " in line}
+    notes = tutorial_notes()
+    assert listed == set(notes)
+    assert set(notes) == {"runbooks/postgres-restore.md", "hosts/db1.md", "preferences.md"}
+    assert all(body.strip() for body in notes.values())
 
 
 def test_tutorial_runs_as_written(tutorial_home):

@@ -120,3 +120,89 @@ def test_ambiguous_key_is_exit_2(vault, capsys):
     assert main(["--vault", str(vault.root), "show", "deploy"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("mnemosyne: error: 'deploy' names 2 notes") and err.count("\n") == 1
+
+
+# -- fixes name CLI commands; --json errors are JSON on stderr --------------------------
+
+
+def _json_error(err: str) -> dict:
+    import json
+
+    assert err.count("\n") == 1, err  # one line, nothing else on stderr
+    data = json.loads(err)
+    assert set(data) == {"error"}
+    return data["error"]
+
+
+def test_fixes_name_the_cli_commands(vault, cli):
+    vault.write("ops/deploy.md", "# Deploy\n\nRun the deploy script.\n")
+    v = ["--vault", vault.root]
+    code, _, err = cli(*v, "show", "zzzz-nothing-like-it")
+    assert code == 1
+    assert err.rstrip().endswith("`mnemosyne list` or `mnemosyne search` shows the keys")
+    code, _, err = cli(*v, "replace", "deploy", "--expected-version", "0" * 64, "--body", "x")
+    assert code == 3 and "read it again with `mnemosyne show` and redo the change" in err
+    assert "get_note" not in err
+
+
+def test_a_stale_version_with_json_is_the_shared_error_shape(vault, cli):
+    import json
+
+    vault.write("ops/deploy.md", "# Deploy\n\nRun the deploy script.\n")
+    v = ["--vault", vault.root]
+    current = json.loads(cli(*v, "show", "deploy", "--json")[1])["version"]
+    code, out, err = cli(
+        *v, "replace", "deploy", "--expected-version", "0" * 64, "--body", "x", "--json"
+    )
+    assert code == 3 and out == ""
+    error = _json_error(err)
+    assert error["error_type"] == "VersionConflictError"
+    assert error["current_version"] == current  # in full
+    assert error["hint"] == "read it again with `mnemosyne show` and redo the change"
+    assert error["operations"] == ["mnemosyne show"]
+    assert error["message"].endswith(error["hint"]) and current in error["message"]
+
+
+def test_json_errors_keep_the_exit_codes_and_carry_the_fields(vault, cli):
+    vault.write("a/Deploy.md", "# One\n")
+    vault.write("b/deploy.md", "# Two\n")
+    v = ["--vault", vault.root]
+    code, _, err = cli(*v, "show", "deploy", "--json")
+    ambiguous = _json_error(err)
+    assert code == 2 and ambiguous["error_type"] == "AmbiguousKeyError"
+    assert sorted(ambiguous["candidates"]) == ["a/Deploy.md", "b/deploy.md"]
+    code, _, err = cli(*v, "show", "zzzz-nothing-like-it", "--json")
+    missing = _json_error(err)
+    assert code == 1 and missing["error_type"] == "NoteNotFoundError"
+    assert missing["candidates"] == [] and missing["operations"] == [
+        "mnemosyne list",
+        "mnemosyne search",
+    ]
+    code, _, err = cli(*v, "remember", "Deploy", "--zone", "a", "--body", "x", "--json")
+    exists = _json_error(err)
+    assert code == 3 and exists["error_type"] == "NoteExistsError" and exists["key"]
+    assert "`mnemosyne append`" in exists["hint"]
+
+
+def test_json_errors_for_a_missing_vault_a_bad_option_and_a_bug(vault, cli, tmp_path, monkeypatch):
+    code, _, err = cli("--vault", tmp_path / "nowhere", "status", "--json")
+    missing = _json_error(err)
+    assert code == 2 and missing["error_type"] == "VaultNotFoundError"
+    assert "mnemosyne init" in missing["message"]
+    code, _, err = cli("--vault", vault.root, "search", "x", "--limit", "many", "--json")
+    usage = _json_error(err)
+    assert code == 2 and usage["error_type"] == "CommandError" and "--limit" in usage["message"]
+    # Without --json the same mistakes stay one plain line.
+    code, _, err = cli("--vault", vault.root, "search", "x", "--limit", "many")
+    assert code == 2 and err.startswith("mnemosyne: error: ")
+
+    import birkin_mnemosyne.engine as engine_module
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    vault.write("a.md", "# A\n\nzebra\n")
+    monkeypatch.setattr(engine_module.Mnemosyne, "search_response", broken)
+    code, _, err = cli("--vault", vault.root, "search", "zebra", "--json")
+    bug = _json_error(err)
+    assert code == 4 and bug["error_type"] == "internal" and "RuntimeError: boom" in bug["message"]

@@ -79,6 +79,31 @@ def test_remember_without_a_body_on_a_terminal_exits_2(vault, cli, monkeypatch):
     assert not (vault.root / "note.md").exists()
 
 
+def test_remember_with_empty_input_stores_nothing_and_exits_2(vault, cli):
+    v = ["--vault", vault.root]
+    code, out, err = cli(*v, "remember", "Note", stdin="")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "standard input was empty" in err and "--body TEXT" in err
+    code, _, err = cli(*v, "remember", "Note", "--body", "  ")
+    assert code == 2 and "the body is empty" in err
+    assert cli(*v, "remember", "Note", "--body", "x")[0] == 0
+    code, _, err = cli(*v, "append", "note", stdin="\n\n")
+    assert code == 2 and "standard input was empty" in err
+    assert not (vault.root / "note.md").read_text(encoding="utf-8").count("## ")
+
+
+def test_remember_from_dev_null_in_a_real_process(vault):
+    proc = subprocess.run(
+        [sys.executable, "-m", "birkin_mnemosyne", "--vault", str(vault.root), "remember", "X"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "standard input was empty" in proc.stderr
+    assert not list(vault.root.rglob("*.md"))
+
+
 def test_remember_under_evidence_required_is_refused(vault, cli):
     vault.write(".mnemosyne/config.json", '{"evidence_required": true}')
     code, _, err = cli("--vault", vault.root, "remember", "Note", "--body", "x")
@@ -136,6 +161,32 @@ def test_forget_previews_then_archives_and_restore_brings_it_back(vault, cli):
     assert (vault.root / "kept" / "note.md").read_bytes() == original
     code, _, err = cli(*v, "restore", "note")
     assert code == 1 and "no archived note" in err
+
+
+def test_every_note_command_finds_a_note_by_its_title(vault, cli):
+    v = ["--vault", vault.root]
+    assert cli(*v, "remember", "Keep me", "--zone", "ops", "--body", "first")[0] == 0
+    code, out, _ = cli(*v, "show", "Keep me", "--json")
+    assert code == 0 and json.loads(out)["path"] == "ops/keep-me.md"
+    version = json.loads(out)["version"]
+    code, out, _ = cli(*v, "replace", "KEEP ME", "--expected-version", version, "--body", "2nd")
+    assert code == 0 and out.startswith("replaced ops/keep-me.md")
+    assert cli(*v, "rezone", "keep me", "kept")[0] == 0
+    code, out, _ = cli(*v, "forget", "Keep me", "--yes", "--json")
+    assert code == 0 and json.loads(out)["previous_path"] == "kept/keep-me.md"
+    code, _, err = cli(*v, "show", "Keep me")
+    assert code == 1 and "archived at _archive/kept/keep-me.md" in err
+    code, out, _ = cli(*v, "restore", "Keep me", "--json")
+    assert code == 0 and json.loads(out)["path"] == "kept/keep-me.md"
+
+
+def test_a_title_of_two_notes_is_refused_with_both_paths(vault, cli):
+    vault.write("a/one.md", "# Twin\n\none\n")
+    vault.write("b/two.md", "# Twin\n\ntwo\n")
+    code, out, err = cli("--vault", vault.root, "forget", "twin", "--yes")
+    assert code == 2 and out == ""
+    assert "title or alias of 2 notes: a/one.md, b/two.md" in err and err.count("\n") == 1
+    assert (vault.root / "a" / "one.md").exists() and (vault.root / "b" / "two.md").exists()
 
 
 def test_rezone_moves_and_refuses_an_occupied_target(vault, cli):

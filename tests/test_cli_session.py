@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 import pytest
 
@@ -100,4 +101,39 @@ def test_handoff_capture_latest_resume_fold_undo(ops, capsys, monkeypatch):
 
 def test_handoff_needs_a_project(ops, capsys):
     code, _, err = run(capsys, ops, "handoff", "latest")
-    assert code == 2 and "MNEMOSYNE_PROJECT_KEY" in err
+    assert code == 2 and "MNEMOSYNE_PROJECT_KEY" in err and "--project-key KEY" in err
+
+
+@pytest.mark.parametrize("flag", ["--project-key", "--project"])
+def test_the_project_key_flag_and_its_older_spelling_name_one_scope(ops, capsys, flag):
+    code, _, _ = run(
+        capsys, ops, "handoff", "capture", flag, "atlas", "--task-key", "db", "--next-step", "go"
+    )
+    assert code == 0
+    for spelling in ("--project-key", "--project"):
+        code, out, _ = run(
+            capsys, ops, "handoff", "latest", spelling, "atlas", "--task-key", "db", "--json"
+        )
+        assert code == 0
+        assert json.loads(out)["scope"] == {"project_key": "atlas", "task_key": "db"}
+    code, out, _ = run(capsys, ops, "startup", flag, "atlas", "--task-key", "db", "--json")
+    assert code == 0 and json.loads(out)["handoff"]["fields"]["next_step"] == "go"
+
+
+def test_every_command_taking_a_project_key_spells_it_the_same(capsys):
+    from birkin_mnemosyne.cli.main import build_parser, subcommands
+
+    seen = 0
+    for name, parser in subcommands(build_parser()).items():
+        parsers = [parser]
+        for action in parser._actions:  # handoff's own subcommands
+            if isinstance(action.choices, dict):
+                parsers += [p for p in action.choices.values() if hasattr(p, "format_help")]
+        for sub in parsers:
+            text = sub.format_help()
+            if not re.search(r"^ +--project", text, re.M):  # an option, not a mention
+                continue
+            seen += 1
+            assert "--project-key KEY, --project KEY" in text, (name, sub.prog)
+            assert "--task-key KEY" in text, (name, sub.prog)
+    assert seen >= 5  # startup and handoff capture/latest/resume/fold

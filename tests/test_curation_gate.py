@@ -111,6 +111,23 @@ def test_every_drop_reason(memory):
         assert row["reason"] in DROP_REASONS and row["detail"]
 
 
+def test_notes_are_named_as_every_door_names_them(memory, vault):
+    vault.write("x/Dup.md", "# Twin\none\n")
+    vault.write("y/dup.md", "# Twin\ntwo\n")
+    memory.engine.refresh()
+    plan = _plan(
+        {"op": "link", "note": "Alpha", "target": "gamma"},  # 0 a title, caseless
+        {"op": "link", "note": "twin", "target": "a"},  # 1 a title of two notes
+        {"op": "link", "note": "DUP", "target": "a"},  # 2 a stem of two notes
+    )
+    result = evaluate_plan(memory, plan)
+    accepted = {a["index"]: a for a in result["accepted"]}
+    assert accepted[0]["path"] == "a.md"
+    dropped = {d["index"]: d for d in result["dropped"]}
+    assert dropped[1]["reason"] == dropped[2]["reason"] == "ambiguous_note"
+    assert "x/Dup.md, y/dup.md" in dropped[1]["detail"]
+
+
 def test_malformed_plans_and_too_many_operations(memory):
     for bad in ("text", 3, {"format": "Other/9", "operations": []}, {"operations": "x"}):
         result = evaluate_plan(memory, bad)

@@ -226,3 +226,25 @@ def test_a_translation_most_notes_hold_covers_but_does_not_score(vault, monkeypa
     # note holds is no strong match, but the notes are there to look at)
     response = engine.search_response("서버", limit=10)
     assert len(response["hits"]) == 5 and response["confidence"] != "high"
+
+
+def test_remembered_concepts_give_the_translations_a_fresh_look_up_gives():
+    glossary = builtin_glossary()
+    vocabulary = {"restor", "databas", "wiederherstell", "datenbank", "복원", "백업", "backup"}
+    memo: dict = {}
+    queries = [
+        "restore database",
+        "Datenbank wiederherstellen",
+        "데이터베이스 복원",
+        "backup restore",
+    ]
+    fresh = [glossary.translations(query_units(q), vocabulary.__contains__) for q in queries]
+    first = [
+        glossary.translations(query_units(q), vocabulary.__contains__, memo=memo) for q in queries
+    ]
+    again = [
+        glossary.translations(query_units(q), vocabulary.__contains__, memo=memo) for q in queries
+    ]
+    assert first == fresh and again == fresh
+    assert memo  # concepts were remembered
+    assert any(found for found in fresh)  # and the queries did find some

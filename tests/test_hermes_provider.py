@@ -276,6 +276,19 @@ def test_remember_writes_a_note_with_this_session_as_source(hermes_home, notes):
     provider.shutdown()
 
 
+def test_titles_name_notes_a_shared_title_lists_them_an_empty_body_is_refused(hermes_home, notes):
+    notes.write("ops/rollback.md", "# Roll back a release\n\nthe other one\n")
+    provider = start(hermes_home, notes.root)
+    got = call(provider, "mnemosyne_get", key="restore postgresql from the nightly dump")
+    assert got["path"] == "runbooks/postgres-restore.md"
+    empty = call(provider, "mnemosyne_remember", title="Nothing", body="  ")
+    assert empty["error_type"] == "InvalidInputError" and "the body is empty" in empty["error"]
+    twice = call(provider, "mnemosyne_get", key="Roll back a release")
+    assert twice["error_type"] == "AmbiguousKeyError"
+    assert twice["candidates"] == ["ops/rollback.md", "runbooks/deploy-rollback.md"]
+    provider.shutdown()
+
+
 def test_library_errors_become_json_with_their_details(hermes_home, notes):
     provider = start(hermes_home, notes.root)
     missing = call(provider, "mnemosyne_get", key="postgres-restor")
@@ -295,8 +308,17 @@ def test_library_errors_become_json_with_their_details(hermes_home, notes):
         expected_version="0" * 64,
     )
     assert stale["error_type"] == "VersionConflictError" and len(stale["current_version"]) == 64
+    assert stale["current_version"] == exists["version"] and exists["version"] in stale["message"]
+    # The fix names this provider's own tools, never a Python function.
+    assert stale["hint"] == "read it again with mnemosyne_get and redo the change"
+    assert stale["operations"] == ["mnemosyne_get"] and stale["error"] == stale["message"]
+    assert "mnemosyne_remember (mode='append')" in exists["hint"]
     bad = call(provider, "mnemosyne_search", query="restore", limit=0)
     assert bad["error_type"] == "InvalidInputError" and "limit" in bad["error"]
+    nowhere = call(provider, "mnemosyne_get", key="zzzz-nothing-like-it")
+    # No list tool here: the CLI command stands in, beside the provider's search tool.
+    assert nowhere["hint"] == "`mnemosyne list` or mnemosyne_search shows the keys"
+    assert "list_notes" not in nowhere["error"]
     provider.shutdown()
 
 

@@ -36,6 +36,7 @@ LAYERS = {
     "graph": 3,
     "semantic": 2,
     "fusion": 2,  # rank fusion maths; standard library only
+    "bm25": 2,  # plain Okapi BM25 over a caller's postings (0.7.2's bm25_scores)
     "engine": 3,
     "parse_workers": 3,  # worker processes of a large index build (python -m)
     "memory_index": 3,

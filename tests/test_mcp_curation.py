@@ -66,7 +66,7 @@ PLAN = {
 
 
 def test_agent_as_curator_dry_run_apply_undo(memory):
-    server = build_server(memory)
+    server = build_server(memory, tools="full")
     catalog, preview, applied, undone = calls(
         server,
         ("memory_curation_catalog", {}),
@@ -84,7 +84,7 @@ def test_agent_as_curator_dry_run_apply_undo(memory):
 
 
 def test_review_and_capacity_tools(memory):
-    server = build_server(memory)
+    server = build_server(memory, tools="full")
     listed, answered, undone, capacity = calls(
         server,
         ("memory_review_questions", {}),
@@ -102,7 +102,7 @@ def test_review_and_capacity_tools(memory):
 
 def test_bad_answers_are_tool_errors(memory):
     (result,) = calls(
-        build_server(memory),
+        build_server(memory, tools="full"),
         ("memory_review_apply", {"question_id": "nope", "answer": "keep_both"}),
     )
     assert "no longer applies" in result["error"]
@@ -114,7 +114,7 @@ def test_read_only_server_offers_only_the_read_tools(memory):
             await client.list_prompts()
         ).prompts
 
-    names, prompts = session(build_server(memory, read_only=True), body)
+    names, prompts = session(build_server(memory, read_only=True, tools="full"), body)
     assert {"memory_curation_catalog", "memory_review_questions", "memory_capacity"} <= names
     assert not {"memory_curate", "memory_review_apply", "memory_review_undo"} & names
     assert "curate_vault" not in {p.name for p in prompts}
@@ -124,21 +124,27 @@ def test_curate_vault_prompt(memory):
     async def body(client):
         return await client.get_prompt("curate_vault", {})
 
-    got = session(build_server(memory), body)
+    got = session(build_server(memory, tools="full"), body)
     text = got.messages[0].content.text
     assert "memory_curation_catalog" in text and "apply=true" in text
+
+    async def prompts(client):
+        return {prompt.name for prompt in (await client.list_prompts()).prompts}
+
+    # the default set has none of the tools the prompt sends the model to
+    assert session(build_server(memory), prompts) == {"recall_before_answer"}
 
 
 def test_invalid_budget_stops_start_up(memory, monkeypatch):
     monkeypatch.setenv("MNEMOSYNE_MAX_PROTECTED_NOTES", "-1")
     with pytest.raises(ConfigError, match="MNEMOSYNE_MAX_PROTECTED_NOTES"):
-        build_server(memory)
+        build_server(memory)  # checked even by the default set, which offers no curation
 
 
 def test_curate_accepts_a_plan_as_text(memory):
     text = "Here is my plan:\n```json\n" + json.dumps(PLAN) + "\n```"
     (preview, garbage) = calls(
-        build_server(memory),
+        build_server(memory, tools="full"),
         ("memory_curate", {"plan": text}),
         ("memory_curate", {"plan": "no plan at all"}),
     )
@@ -149,7 +155,7 @@ def test_curate_accepts_a_plan_as_text(memory):
 def test_budget_options_override_the_environment(memory, monkeypatch):
     monkeypatch.setenv("MNEMOSYNE_MAX_ACTIVE_NOTES", "100")
     (capacity,) = calls(
-        build_server(memory, budgets={"max_active_notes": 2}), ("memory_capacity", {})
+        build_server(memory, budgets={"max_active_notes": 2}, tools="full"), ("memory_capacity", {})
     )
     assert capacity["active_notes"]["count"] == 3
     assert capacity["active_notes"]["budget"] == 2

@@ -23,7 +23,7 @@ from mcp import Client  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
-from birkin_mnemosyne.mcp_server import READ_TOOLS, WRITE_TOOLS  # noqa: E402
+from birkin_mnemosyne.mcp_server import DEFAULT_TOOLS, TOOL_SETS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LAUNCHER = [sys.executable, "-m", "birkin_mnemosyne.mcp_main"]  # what the script runs
@@ -71,19 +71,25 @@ def test_stdio_end_to_end(notes, tmp_path):
                 return tools, search, created, conflict, got
 
     tools, search, created, conflict, got = anyio.run(scenario)
-    assert len(tools) == len(READ_TOOLS) + len(WRITE_TOOLS)
+    assert list(tools) == list(DEFAULT_TOOLS)  # the compact set unless asked for more
     assert tools["memory_search"].input_schema["required"] == ["query"]
-    assert "no_strong_match" in tools["memory_search"].output_schema["properties"]
+    assert tools["memory_search"].output_schema is None
     assert tools["memory_get_note"].annotations.read_only_hint is True
     assert not search.is_error
     assert search.structured_content["hits"][0]["key"] == "postgres-restore"
     assert not created.is_error and created.structured_content["created"] is True
     assert conflict.is_error and "already exists" in _text(conflict)
+    refusal = conflict.structured_content  # the error shape, over the wire
+    assert refusal["error_type"] == "NoteExistsError" and refusal["key"] == "vacuum-schedule"
+    assert refusal["version"] == created.structured_content["version"]
+    assert "memory_remember (mode='append')" in refusal["hint"]
     assert not got.is_error
     assert got.structured_content["version"] == created.structured_content["version"]
     assert got.structured_content["text"].startswith("VACUUM ANALYZE")
     assert (notes.root / "vacuum-schedule.md").exists()
-    assert "over stdio" in errlog_path.read_text(encoding="utf-8")  # logs go to stderr
+    log = errlog_path.read_text(encoding="utf-8")
+    assert "over stdio" in log and "default tools" in log  # logs go to stderr
+    assert "tool memory_remember failed: NoteExistsError" in log  # -v logs a failed call
 
 
 def test_stdout_carries_only_protocol(notes):
@@ -172,6 +178,8 @@ def test_http_needs_the_bearer_token(notes, tmp_path):
             f"127.0.0.1:{port}",
             "--token-file",
             str(token_file),
+            "--tools",
+            "full",
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -197,7 +205,8 @@ def test_http_needs_the_bearer_token(notes, tmp_path):
                     return tools, result
 
         tools, result = anyio.run(scenario)
-        assert len(tools.tools) == len(READ_TOOLS) + len(WRITE_TOOLS)
+        assert [tool.name for tool in tools.tools] == list(TOOL_SETS["full"])
+        assert tools.tools[0].output_schema  # the full set publishes output schemas
         assert not result.is_error
         assert result.structured_content["hits"][0]["key"] == "postgres-restore"
     finally:

@@ -14,10 +14,11 @@ pytest.importorskip("mcp", reason='the MCP server needs the extra: pip install -
 import anyio  # noqa: E402  (comes with mcp)
 from mcp import Client  # noqa: E402
 
-from birkin_mnemosyne.mcp_server import READ_TOOLS, WRITE_TOOLS, build_server  # noqa: E402
-from birkin_mnemosyne.mcp_server.edit_tools import (  # noqa: E402
-    EDIT_DEFAULT_TOOLS,
-    EDIT_FULL_TOOLS,
+from birkin_mnemosyne.mcp_server import (  # noqa: E402
+    DEFAULT_TOOLS,
+    FULL_ONLY_TOOLS,
+    build_server,
+    tool_names,
 )
 from birkin_mnemosyne.memory import VaultMemory  # noqa: E402
 
@@ -40,8 +41,9 @@ def notes(vault):
 
 @pytest.fixture
 def server(notes):
+    """A server offering every tool (``mnemosyne-mcp --tools full``)."""
     with VaultMemory(notes.root, clock=lambda: NOW) as memory:
-        yield build_server(memory)
+        yield build_server(memory, tools="full")
 
 
 def run(server, *calls):
@@ -61,6 +63,13 @@ def ok(result) -> dict:
     return result.structured_content
 
 
+def failure(result) -> dict:
+    """The structured content of a library error (the shared error shape)."""
+    assert result.is_error, result.structured_content
+    assert json.loads(result.content[0].text) == result.structured_content
+    return result.structured_content
+
+
 def error(result) -> str:
     assert result.is_error, result.structured_content
     return result.content[0].text
@@ -74,14 +83,27 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
-def test_the_new_tools_are_listed_with_their_hints(server):
+def listed(server) -> dict:
     async def main():
         async with Client(server) as client:
             return {tool.name: tool for tool in (await client.list_tools()).tools}
 
-    tools = anyio.run(main)
-    assert set(EDIT_DEFAULT_TOOLS + EDIT_FULL_TOOLS) <= set(tools)
-    assert {"memory_edit", "memory_move"} <= set(WRITE_TOOLS) and "memory_recent" in READ_TOOLS
+    return anyio.run(main)
+
+
+def test_edit_is_in_the_default_set_move_and_recent_in_full(notes):
+    assert "memory_edit" in DEFAULT_TOOLS
+    assert {"memory_move", "memory_recent"} <= set(FULL_ONLY_TOOLS)
+    assert "memory_recent" in tool_names("full", read_only=True)
+    assert "memory_edit" not in tool_names("default", read_only=True)
+    with VaultMemory(notes.root, clock=lambda: NOW) as memory:
+        compact = listed(build_server(memory))
+    assert "memory_edit" in compact and "memory_move" not in compact
+    assert compact["memory_edit"].output_schema is None  # the default set: inputs only
+
+
+def test_the_new_tools_are_listed_with_their_hints(server):
+    tools = listed(server)
     edit = tools["memory_edit"]
     assert edit.annotations.destructive_hint is True and edit.annotations.idempotent_hint is False
     assert edit.input_schema["properties"]["operation"]["enum"] == [
@@ -106,8 +128,10 @@ def test_memory_edit_find_replace_and_undo(server, notes):
     data = ok(done)
     assert data["mode"] == "find_replace" and data["transaction_id"]
     assert {"key", "path", "version", "created", "near_duplicates", "warnings"} <= set(data)
-    message = error(wrong)
-    assert "found 3 matches of the text, expected 1" in message  # the body only
+    wrong = failure(wrong)
+    assert wrong["error_type"] == "MatchCountError"
+    assert (wrong["found"], wrong["expected"]) == (3, 1)  # the body only
+    assert "found 3 matches of the text, expected 1" in wrong["message"]
     assert ok(undone)["state"] == "undone"
     assert (notes.root / "ops/nginx-reload.md").read_text() == RUNBOOK
 
@@ -121,8 +145,11 @@ def test_memory_edit_replace_section_checks_heading_and_version(server, notes):
         ("memory_edit", {"key": "nginx-reload", "operation": "replace_section", "section": "check", "content": "x", "expected_version": "0" * 64}),
         ("memory_edit", {"key": "nginx-reload", "operation": "replace_section", "section": "check", "content": "Run nginx -t twice.", "expected_version": version}),
     )  # fmt: skip
-    assert "headings: 'Reload nginx', 'Check', 'Reload'" in error(missing)
-    assert "changed since you read it" in error(stale)
+    missing = failure(missing)
+    assert missing["error_type"] == "SectionNotFoundError"
+    assert missing["candidates"] == ["Reload nginx", "Check", "Reload"]
+    stale = failure(stale)
+    assert stale["current_version"] == version and "memory_get_note" in stale["hint"]
     ok(done)
     assert "## Check\n\nRun nginx -t twice.\n\n## Reload" in (
         (notes.root / "ops/nginx-reload.md").read_text()
@@ -146,7 +173,12 @@ def test_memory_move_previews_applies_and_undoes(server, notes):
         ("memory_move", {"key": "nginx-reload", "to": "web/reload", "confirm": True, "plan_id": "0" * 16}),
         ("memory_move", {"key": "nginx-reload", "to": "web/reload", "confirm": True, "plan_id": plan["plan_id"]}),
     )  # fmt: skip
-    assert "changed since preview" in error(stale)
+    stale = failure(stale)
+    assert (
+        stale["error_type"] == "VersionConflictError"
+        and "changed since preview" in stale["message"]
+    )
+    assert stale["operations"] == ["memory_move"] and stale["current_version"] == plan["plan_id"]
     done = ok(applied)
     assert done["path"] == "web/reload.md" and done["previous_path"] == "ops/nginx-reload.md"
     assert "[[reload#Reload]]" in (notes.root / "hosts/web1.md").read_text()
@@ -156,7 +188,7 @@ def test_memory_move_previews_applies_and_undoes(server, notes):
         ("memory_move", {"key": "nginx-reload", "to": "hosts/web1", "confirm": True}),
     )
     assert ok(undone)["state"] == "undone" and snapshot(notes.root) == original
-    assert "already exists" in error(taken)
+    assert failure(taken)["error_type"] == "NoteExistsError"
 
 
 def test_memory_recent_and_list_since(server, notes):
@@ -173,7 +205,7 @@ def test_memory_recent_and_list_since(server, notes):
     assert {row["path"] for row in rows[1:]} == {"ops/nginx-reload.md", "hosts/web1.md"}
     assert all(row["change"] == "modified" and row["source"] == "file" for row in rows[1:])
     assert [row["path"] for row in ok(listed)["notes"]] == ["hosts/web1.md", "ops/nginx-reload.md"]
-    assert "since must be a date" in error(bad)
+    assert "since must be a date" in failure(bad)["message"]
 
 
 def test_memory_get_note_with_a_list_of_keys(server):
@@ -185,14 +217,14 @@ def test_memory_get_note_with_a_list_of_keys(server):
     data = ok(many)
     assert [note["path"] for note in data["notes"]] == ["hosts/web1.md", "ops/nginx-reload.md"]
     assert all(note["returned_chars"] <= 20 for note in data["notes"])
-    assert data["errors"][0]["key"] == "ghost" and "no note 'ghost'" in data["errors"][0]["error"]
+    assert data["errors"][0]["key"] == "ghost" and "no note 'ghost'" in data["errors"][0]["message"]
     single = ok(one)
     assert single["path"] == "hosts/web1.md" and "notes" not in single
 
 
 def test_read_only_offers_recent_but_not_edit_or_move(notes):
     with VaultMemory(notes.root, clock=lambda: NOW) as memory:
-        server = build_server(memory, read_only=True)
+        server = build_server(memory, read_only=True, tools="full")
         [recent, edit] = run(
             server,
             ("memory_recent", {}),

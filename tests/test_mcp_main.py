@@ -138,3 +138,21 @@ def test_capacity_budget_flags_are_validated_before_serving(tmp_path, capsys):
     assert code == 2
     err = capsys.readouterr().err
     assert "max_active_notes" in err and err.count("\n") == 1
+
+
+def test_the_tool_set_comes_from_the_flag_then_the_environment(monkeypatch):
+    assert mcp_main.resolve_tool_set(None) == "default"
+    monkeypatch.setenv(mcp_main.TOOLS_ENV, "full")
+    assert mcp_main.resolve_tool_set(None) == "full"
+    assert mcp_main.resolve_tool_set("default") == "default"  # the flag wins
+
+
+def test_an_unknown_tool_set_is_exit_2_before_serving(vault, monkeypatch, capsys):
+    assert main(["--vault", str(vault.root), "--tools", "everything"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mnemosyne-mcp: error: --tools must be one of default, full")
+    monkeypatch.setenv(mcp_main.TOOLS_ENV, "most")
+    assert main(["--vault", str(vault.root)]) == 2
+    assert "$MNEMOSYNE_MCP_TOOLS must be one of default, full; got 'most'" in (
+        capsys.readouterr().err
+    )

@@ -11,7 +11,7 @@ pytest.importorskip("mcp", reason='the MCP server needs the extra: pip install -
 import anyio  # noqa: E402  (comes with mcp)
 from mcp import Client  # noqa: E402
 
-from birkin_mnemosyne.mcp_server import READ_TOOLS, build_server  # noqa: E402
+from birkin_mnemosyne.mcp_server import build_server, tool_names  # noqa: E402
 from birkin_mnemosyne.memory import VaultMemory  # noqa: E402
 from birkin_mnemosyne.memory_index import MemoryIndex  # noqa: E402
 
@@ -26,7 +26,7 @@ def ops(vault):
 def run(memory, body, read_only=False):
     async def main():
         with anyio.fail_after(60):
-            async with Client(build_server(memory, read_only=read_only)) as client:
+            async with Client(build_server(memory, read_only=read_only, tools="full")) as client:
                 return await body(client)
 
     return anyio.run(main)
@@ -126,5 +126,5 @@ def test_read_only_server_offers_only_the_read_tools(ops):
             return [t.name for t in (await client.list_tools()).tools]
 
         names = run(memory, body, read_only=True)
-    assert sorted(names) == sorted(READ_TOOLS)
+    assert names == list(tool_names("full", read_only=True))
     assert "memory_startup_read" in names and "memory_handoff_capture" not in names

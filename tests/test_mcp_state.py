@@ -11,7 +11,7 @@ pytest.importorskip("mcp", reason='the MCP server needs the extra: pip install -
 import anyio  # noqa: E402  (comes with mcp)
 from mcp import Client  # noqa: E402
 
-from birkin_mnemosyne.mcp_server import READ_TOOLS, build_server  # noqa: E402
+from birkin_mnemosyne.mcp_server import build_server, tool_names  # noqa: E402
 from birkin_mnemosyne.memory import VaultMemory  # noqa: E402
 
 NOW = 1_780_000_000.0
@@ -50,12 +50,13 @@ def without_index(data: dict) -> dict:
 
 
 def test_the_state_tools_are_read_tools_and_search_points_to_them(memory):
-    assert {"memory_latest", "memory_host_history"} <= set(READ_TOOLS)
+    assert {"memory_latest", "memory_host_history"} <= set(tool_names("full", read_only=True))
+    assert "memory_latest" in tool_names("default", read_only=True)
 
     async def body(client):
         return {tool.name: tool for tool in (await client.list_tools()).tools}, client.instructions
 
-    tools, instructions = session(build_server(memory, read_only=True), body)
+    tools, instructions = session(build_server(memory, read_only=True, tools="full"), body)
     latest, history = tools["memory_latest"], tools["memory_host_history"]
     assert latest.annotations.read_only_hint and history.annotations.read_only_hint
     assert set(latest.input_schema["properties"]) == {"query", "limit", "zone"}
@@ -77,13 +78,15 @@ def test_memory_latest_returns_the_library_shape(memory):
 
 def test_memory_host_history_returns_the_library_shape(memory):
     arguments = {"host": "pg-main", "topic": "disk", "limit": 5}
-    data = ok(call(build_server(memory), "memory_host_history", arguments))
+    data = ok(call(build_server(memory, tools="full"), "memory_host_history", arguments))
     assert without_index(data) == without_index(memory.host_history("pg-main", "disk", 5))
     assert data["host"] == "db1"
     assert [entry["kind"] for entry in data["entries"]] == ["host_record", "journal", "host_record"]
 
 
 def test_an_unknown_host_is_a_tool_error_naming_close_hosts(memory):
-    result = call(build_server(memory), "memory_host_history", {"host": "db2"})
+    result = call(build_server(memory, tools="full"), "memory_host_history", {"host": "db2"})
     assert result.is_error
     assert "did you mean: db1?" in result.content[0].text
+    assert result.structured_content["error_type"] == "NoteNotFoundError"
+    assert result.structured_content["candidates"] == ["db1"]

@@ -189,6 +189,19 @@ def test_bad_titles_and_zones_are_refused(memory, vault, title, zone, error, mes
     assert not [p for p in vault.root.rglob("*.md")]
 
 
+@pytest.mark.parametrize("body", ["", "   ", "\n\n", "\t \r\n"])
+def test_an_empty_body_is_refused_in_every_mode(memory, vault, body):
+    kept = memory.write_note("Kept", "the text")
+    before = (vault.root / "kept.md").read_bytes()
+    for mode, version in (("create", None), ("append", None), ("replace", kept["version"])):
+        with pytest.raises(InvalidInputError, match="the body is empty — pass the text"):
+            memory.write_note(
+                "Kept" if mode != "create" else "Empty", body, mode=mode, expected_version=version
+            )
+    assert not (vault.root / "empty.md").exists()
+    assert (vault.root / "kept.md").read_bytes() == before
+
+
 def test_title_with_a_slash_is_fine_when_not_a_path(memory):
     assert memory.write_note("CI/CD pipeline", "stages")["path"] == "ci-cd-pipeline.md"
 
@@ -512,6 +525,87 @@ def test_unknown_key_lists_close_keys_and_never_guesses(memory, keyed):
         memory.get_note("what is 2/3?")  # not a valid path, so only a key: unknown
     with pytest.raises(NoteNotFoundError):
         memory.restore("what?")
+
+
+@pytest.fixture
+def titled(vault):
+    vault.write("ops/pg.md", "---\ntitle: Restore PostgreSQL\n---\nRun pg_restore.\n")
+    vault.write(
+        "people/ana.md", '---\ntitle: Ana Lima\naliases: [Ana, "Straße-Team Lead"]\n---\nOn call.\n'
+    )
+    vault.write("a/one.md", "# Twin\n\none\n")
+    vault.write("b/two.md", "---\naliases: twin\n---\n# Other\n\ntwo\n")
+    vault.write("deploy.md", "# Deploy\n\nthe deploy note\n")
+    vault.write("web/howto.md", "# deploy\n\na note titled like another note's key\n")
+    return vault
+
+
+def test_a_title_or_alias_names_its_note_in_every_operation(memory, titled, clock):
+    assert memory.resolve("Restore PostgreSQL") == "ops/pg.md"
+    assert memory.resolve("restore   postgresql") == "ops/pg.md"  # caseless, spaces folded
+    assert memory.resolve("ANA") == memory.resolve("ana lima") == "people/ana.md"
+    assert memory.resolve("STRASSE-team lead") == "people/ana.md"  # casefold: ß = ss
+    assert memory.get_note("Restore PostgreSQL")["path"] == "ops/pg.md"
+    assert memory.related("Ana Lima")["path"] == "people/ana.md"
+    assert memory.record_access("Ana")["path"] == "people/ana.md"
+    version = memory.get_note("ops/pg.md")["version"]
+    done = memory.write_note(
+        "Restore PostgreSQL", "Run pg_restore --jobs 4.", mode="replace", expected_version=version
+    )
+    assert done["path"] == "ops/pg.md"
+    assert memory.forget("restore postgresql")["path"] == "ops/pg.md"  # a preview
+    moved = memory.rezone("Restore PostgreSQL", "db")
+    assert moved["path"] == "db/pg.md"
+    assert memory.forget("Restore PostgreSQL", confirm=True)["previous_path"] == "db/pg.md"
+    # archived: found by restore under the same title, and named in the not-found message
+    with pytest.raises(NoteNotFoundError, match="archived at _archive/db/pg.md"):
+        memory.get_note("Restore PostgreSQL")
+    assert memory.restore("restore postgresql")["path"] == "db/pg.md"
+
+
+def test_a_decomposed_title_names_the_composed_one(memory, vault):
+    vault.write("cafe.md", "# Café crème\n\nx\n")
+    assert memory.resolve("Cafe\u0301 cre\u0300me") == "cafe.md"
+    assert memory.resolve("CAFÉ CRÈME") == "cafe.md"
+
+
+def test_a_shared_title_or_alias_is_ambiguous_and_lists_the_notes(memory, titled):
+    for call in (
+        lambda: memory.get_note("Twin"),
+        lambda: memory.forget("twin"),
+        lambda: memory.write_note("TWIN", "more", mode="append"),
+    ):
+        with pytest.raises(AmbiguousKeyError) as caught:
+            call()
+        assert caught.value.candidates == ["a/one.md", "b/two.md"]
+        assert "title or alias of 2 notes: a/one.md, b/two.md" in str(caught.value)
+
+
+def test_keys_come_before_titles_and_titles_never_match_in_part(memory, titled):
+    assert memory.resolve("deploy") == "deploy.md"  # the key, though web/howto.md is titled so
+    assert memory.resolve("howto") == "web/howto.md"
+    with pytest.raises(NoteNotFoundError):
+        memory.get_note("Restore")  # a part of a title is no title
+    with pytest.raises(NoteNotFoundError):
+        memory.get_note("Restore PostgreSQL now")
+
+
+def test_the_issue_example_keep_me(memory, clock):
+    memory.write_note("Keep me", "first")
+    note = memory.get_note("Keep me")
+    memory.write_note("Keep me", "second", mode="replace", expected_version=note["version"])
+    assert memory.get_note("Keep me")["text"].rstrip().endswith("second")
+    assert memory.forget("Keep me", confirm=True)["previous_path"] == "keep-me.md"
+
+
+def test_a_title_edited_by_another_process_resolves_at_once(memory, vault):
+    vault.write("late.md", "# Old title\n\nx\n")
+    assert memory.resolve("Old title") == "late.md"
+    vault.write("late.md", "# New title\n\nxy\n")
+    memory.engine.refresh()
+    assert memory.resolve("New title") == "late.md"
+    with pytest.raises(NoteNotFoundError):
+        memory.resolve("Old title")
 
 
 def test_keys_that_look_like_escapes_are_path_errors(memory, keyed):

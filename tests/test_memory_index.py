@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from birkin_mnemosyne import memory_index
 from birkin_mnemosyne.errors import InvalidInputError, NoteNotFoundError, VersionConflictError
 from birkin_mnemosyne.journal import Journal
-from birkin_mnemosyne.memory_index import INDEX_DIR, ROUTES_FILE, MemoryIndex
+from birkin_mnemosyne.memory_index import INDEX_DIR, ROUTES_FILE, MemoryIndex, trigger_matches
 
 LONG_NOTE = (
     "---\ntitle: Ops handbook\n---\n# Ops handbook\n\nLead paragraph.\n\n"
@@ -112,6 +115,107 @@ def test_open_falls_back_to_search_and_says_so(ops):
     assert result["fallback"] and not result["matched"]
     assert result["documents"] == []
     assert result["hits"][0]["path"] == "runbooks/kafka.md"
+
+
+@pytest.mark.parametrize(
+    ("trigger", "task"),
+    [
+        ("restoring the database", "I need to restore the database"),  # the case
+        ("restoring the database", "the databases were restored"),  # any order, plurals
+        ("rotating the TLS certificates", "rotate the TLS certificate today"),
+        ("on call", "who is on call this week?"),
+        ("kafka", "Kafka lag again"),  # a one-word trigger: that word
+        ("Datenbank wiederherstellen", "Die Datenbanken wurden wiederhergestellt"),
+        ("Regeln ersetzt", "die Regel ersetzen"),  # other inflections of both words
+        ("Plattenwarnung", "die Platte meldet eine Warnung"),  # a compound meets its halves
+        ("데이터베이스 복원", "데이터베이스를 복원해야 합니다"),  # Hangul bigrams past particles
+        ("データベースの復元", "データベースを復元したい"),  # Japanese particles left out
+        ("恢复数据库", "我需要恢复数据库"),  # Han bigrams inside a longer run
+        ("发布回滚", "新版本发布失败，需要回滚"),  # 2 of 3 bigrams of one run
+        ("pg_hba.conf", "edit pg_hba.conf on db1"),
+    ],
+)
+def test_a_trigger_matches_a_task_that_covers_it(trigger, task):
+    assert trigger_matches(trigger, task)
+
+
+@pytest.mark.parametrize(
+    ("trigger", "task"),
+    [
+        ("restoring the database", "restore the cache from the backup"),  # one word of two
+        ("restoring the database", "the database is slow"),
+        ("on call", "call the vendor"),  # a stopword is kept when one content word is left
+        ("renewing the domain", "sketch the new domain model"),
+        ("Zertifikate erneuern", "Zertifikate prüfen"),
+        ("데이터베이스 복원", "데이터 분석 보고서"),  # 2 of 5 bigrams
+        ("データベースの復元", "データの分析"),
+        ("恢复数据库", "根据数据库的统计"),  # no 恢复
+        ("数据库", "数据分析报告"),  # shared single characters do not count
+        ("restore", "restoration"),  # another stem: words are never fuzzy-matched
+    ],
+)
+def test_a_trigger_does_not_match_a_task_that_only_shares_some_words(trigger, task):
+    assert not trigger_matches(trigger, task)
+
+
+def test_matching_delivers_through_the_tokenizer_and_keeps_order(ops):
+    index = MemoryIndex(ops.root)
+    index.register("restoring the database", "runbooks/postgres-restore.md")
+    index.register("kafka retention", "runbooks/kafka.md")
+    index.register("billing owner", "people/alice.md")
+    found = index.matching("I need to restore the database; is Kafka retention 7 days?")
+    assert [r["path"] for r in found] == ["runbooks/kafka.md", "runbooks/postgres-restore.md"]
+    assert index.matching("who owns the billing?") == []
+    with pytest.raises(InvalidInputError, match="task must be a string"):
+        index.matching(None)
+
+
+WORDS = [
+    "restore",
+    "restoring",
+    "restored",
+    "database",
+    "databases",
+    "Datenbank",
+    "Datenbanken",
+    "wiederherstellen",
+    "wiederhergestellt",
+    "Regel",
+    "Regeln",
+    "ersetzt",
+    "ersetzen",
+    "getauscht",
+    "tauschen",
+    "Platte",
+    "Warnung",
+    "Plattenwarnung",
+    "Betriebstagebuch",
+    "Betrieb",
+    "Tagebuch",
+    "the",
+    "on",
+    "call",
+    "kafka",
+    "lag",
+    "데이터베이스를",
+    "복원",
+    "恢复数据库",
+    "数据",
+    "データベースの復元",
+    "pg_hba.conf",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), min_size=1, max_size=3), st.lists(st.sampled_from(WORDS)))
+def test_the_shortcut_never_changes_a_verdict(trigger_words, task_words):
+    trigger, task = " ".join(trigger_words), " ".join(task_words)
+    terms = memory_index._task_terms(task, known=set(memory_index.tokenize(trigger)).__contains__)
+    units = memory_index.query_units(trigger, known=terms.__contains__)
+    full = bool(units) and all(
+        memory_index._covered(u, terms) for u in memory_index._content_units(units)
+    )
+    assert memory_index._trigger_covered(trigger, terms) == full
 
 
 def test_check_reports_orphans_and_dangling_routes_without_writing(ops):

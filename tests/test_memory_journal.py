@@ -342,7 +342,7 @@ def test_a_stale_label_preview_is_refused(memory, vault):
     (vault.root / "ops/drill.md").write_bytes(LABELLED + b"edited\r\n")
     with pytest.raises(VersionConflictError, match="changed since preview"):
         memory.label_apply(preview["plan_id"])
-    with pytest.raises(VersionConflictError, match="review label_preview"):
+    with pytest.raises(VersionConflictError, match=r"review VaultMemory\.label_preview\(\) again"):
         memory.label_apply(preview["plan_id"], ["drill"], add="person:Joon")
     assert (vault.root / "ops/drill.md").read_bytes() == LABELLED + b"edited\r\n"
 

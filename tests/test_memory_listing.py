@@ -99,7 +99,7 @@ def test_get_notes_reads_several_and_reports_the_missing(memory):
     assert result["notes"][0] == memory.get_note("b", max_chars=5)
     [missing] = result["errors"]
     assert missing["key"] == "nope" and missing["error_type"] == "NoteNotFoundError"
-    assert "no note 'nope'" in missing["error"]
+    assert missing["message"] == "no note 'nope'"
     sections = memory.get_notes(["a", "b"], section="Nowhere")
     assert sections["notes"] == []
     assert [e["error_type"] for e in sections["errors"]] == ["NoteNotFoundError"] * 2

@@ -10,6 +10,7 @@ from birkin_mnemosyne.errors import (
     InvalidInputError,
     MatchCountError,
     SectionNotFoundError,
+    error_dict,
 )
 from birkin_mnemosyne.markdown import parse_markdown
 from birkin_mnemosyne.note_edits import (
@@ -73,7 +74,7 @@ def test_find_replace_changes_the_body_only_and_every_match():
 
 @pytest.mark.parametrize(
     ("expected", "hint"),
-    [(1, "add surrounding text until it matches exactly 1"), (3, "pass expected_count=2")],
+    [(1, "add surrounding text until it matches only where"), (3, "pass the number found")],
 )
 def test_find_replace_refuses_another_count_naming_both(expected, hint):
     note = "a cat, a cat\n"
@@ -82,12 +83,18 @@ def test_find_replace_refuses_another_count_naming_both(expected, hint):
     assert caught.value.found == 2 and caught.value.expected == expected
     message = str(caught.value)
     assert f"found 2 matches of the text, expected {expected}" in message and hint in message
-    assert "nothing was changed" in message
+    assert "nothing was changed" in caught.value.message  # the problem, without the fix
 
 
 def test_find_replace_without_a_match_explains_redaction_marks():
-    with pytest.raises(MatchCountError, match="found 0 matches.*line breaks included"):
+    with pytest.raises(MatchCountError) as caught:
         edit(find_replace_in_note, NOTE, "Outro.", "x", expected_count=1, where="x.md")
+    assert "found 0 matches" in caught.value.message
+    assert str(caught.value).endswith(
+        "line breaks included: read it again with VaultMemory.get_note()"
+    )
+    assert error_dict(caught.value, "mcp")["hint"].endswith("read it again with memory_get_note")
+    assert (error_dict(caught.value)["found"], error_dict(caught.value)["expected"]) == (0, 1)
     with pytest.raises(MatchCountError, match=r"\[REDACTED\] mark.*never the mark"):
         edit(
             find_replace_in_note,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from birkin_mnemosyne import Mnemosyne
-from birkin_mnemosyne.ranking import _rank_reference, plan_query, rank
+from birkin_mnemosyne.ranking import RankingParams, _rank_reference, plan_query, rank
 from birkin_mnemosyne.tokenizer import query_units
 
 WORDS = [f"w{i}" for i in range(40)] + ["alpha", "bravo", "charlie", "delta", "echo"]
@@ -51,7 +51,7 @@ def test_pruned_top_k_equals_exhaustive_ranking(vault):
 
 def _as_tuples(ranked):
     return [
-        (n.nid, n.score, n.base, n.full, n.coverage, n.best_sid, n.also_sids, n.best_section_score)
+        (n.nid, n.score, n.base, n.full, n.best_sid, n.also_sids, n.best_section_score)
         for n in ranked
     ]
 
@@ -171,6 +171,29 @@ def test_one_character_parts_weigh_less_than_words_and_bigrams(vault):
     assert set(plan.weights) == {1.0}
 
 
+def test_a_katakana_word_inside_a_longer_one_is_no_match_for_it(vault):
+    # "ポート" (port) sits inside "サポート" (support): the bigrams ポー/ート of a katakana
+    # word the vault holds whole weigh as parts, as the halves of "database" do.
+    vault.write(
+        "projects/support.md",
+        "# サポート体制\n\nサポート窓口とサポートマクロ、サポート担当の一覧。\n",
+    )
+    vault.write("hosts/oder.md", "# oder\n\nWireGuard はポート 51820 で待ち受ける。\n")
+    for i in range(10):
+        vault.write(f"notes/n{i}.md", f"# メモ {i}\n\nコーヒーとプリンター、項目 {i}。\n")
+    engine = Mnemosyne(vault.root)
+    hits = engine.search("どのポートを使う？", limit=3)
+    assert hits[0]["path"] == "hosts/oder.md"
+    plan_weights = _plan_weights(engine, "どのポートを使う？")
+    assert plan_weights["ポート"] == 1.0
+    assert plan_weights["ポー"] == plan_weights["ート"] == RankingParams().w_known_part
+
+
+def _plan_weights(engine, query):
+    plan = plan_query(query_units(query), engine.index)
+    return dict(zip(plan.terms, plan.weights))
+
+
 def test_a_full_match_in_passing_does_not_outrank_a_far_stronger_partial_match(vault):
     filler = " ".join(f"word{i}" for i in range(60))
     vault.write(
@@ -252,8 +275,15 @@ def test_japanese_grammar_does_not_outrank_the_content_word(vault):
             f"notes/ja{i}.md",
             f"# {topic}\n\nこれは{topic}についてのメモです。どの手順で対応しているかを書いている。\n",
         )
-    hits = Mnemosyne(vault.root).search("WireGuard は今どのポートで待ち受けている？")
+    engine = Mnemosyne(vault.root)
+    hits = engine.search("WireGuard は今どのポートで待ち受けている？")
     assert hits[0]["path"] == "hosts/oder.md"
+    # One ending and its pieces share one character's weight: seven terms, one word.
+    weights = _plan_weights(engine, "WireGuard は今どのポートで待ち受けている？")
+    ending = ["けている", "け", "て", "い", "る", "けて", "てい", "いる"]
+    share = RankingParams().w_char_part / len(ending)
+    assert all(abs(weights[t] - share) < 1e-12 for t in ending)
+    assert weights["wireguard"] == 1.0
 
 
 def _journal_vault(vault):
@@ -274,6 +304,49 @@ def test_a_current_state_question_puts_the_newest_journal_entry_first(vault):
     clock = lambda: 1_900_000_000.0  # noqa: E731 (2030)
     engine = Mnemosyne(vault.root, clock=clock)
     assert engine.search("PgBouncer default_pool_size now")[0]["path"] == "journal/2026-06-12.md"
+
+
+def test_the_newest_journal_entry_on_a_state_leads_when_it_scores_close_to_the_top(vault):
+    vault.write(
+        "projects/model/deployment.md",
+        """\
+        ---
+        updated: 2026-05-24
+        ---
+        # Model deployment
+
+        ## High-risk threshold
+        The high-risk score threshold is 0.42; clinics get a reminder call above the
+        high-risk threshold. The threshold is reviewed monthly.
+        """,
+    )
+    vault.write(
+        "journal/data/2026-06-27.md",
+        "# 2026-06-27\n\n### 09:30 — threshold 0.42 → 0.40\nLowered the high-risk score threshold to 0.40.\n",
+    )
+    vault.write(
+        "journal/data/2026-06-29.md",
+        "# 2026-06-29\n\n### 10:00 — dashboards\nThe dashboards were slow again.\n",
+    )
+    for i in range(8):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
+    query = "high-risk score threshold in use today"
+    off = Mnemosyne(vault.root, ranking={"state_journal_share": 0.0}).search(query)
+    assert [h["path"] for h in off[:2]] == [
+        "projects/model/deployment.md",
+        "journal/data/2026-06-27.md",
+    ]
+    hits = Mnemosyne(vault.root).search(query)
+    assert [h["path"] for h in hits[:2]] == [
+        "journal/data/2026-06-27.md",
+        "projects/model/deployment.md",
+    ]
+    # Not a question of state: the record that says it best stays first.
+    plain = Mnemosyne(vault.root).search("high-risk score threshold")
+    assert plain[0]["path"] == "projects/model/deployment.md"
+    # A journal entry far below the top is no answer, however new.
+    far = Mnemosyne(vault.root, ranking={"state_journal_share": 0.99}).search(query)
+    assert far[0]["path"] == "projects/model/deployment.md"
 
 
 def test_near_tied_sections_show_the_unmarked_and_the_newer_one(vault):

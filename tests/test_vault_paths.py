@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from birkin_mnemosyne.errors import InvalidPathError
-from birkin_mnemosyne.vault_paths import check_note_path, check_zone, slugify, zone_of
+from birkin_mnemosyne.vault_paths import check_note_path, check_zone, slug, slugify, zone_of
 
 
 @pytest.mark.parametrize(
@@ -66,3 +66,13 @@ def test_slugify():
     assert slugify("../x") == "x"
     assert slugify("?!") == ""
     assert slugify("CON") == "con-note"
+
+
+def test_slug_is_the_file_name_a_write_gives(vault):
+    from birkin_mnemosyne.memory import VaultMemory
+
+    assert slug("Restore PostgreSQL: the plan!") == "restore-postgresql-the-plan"
+    assert slug("?!") == "note"  # 0.7.2's fallback; never an empty name
+    with VaultMemory(vault.root) as memory:
+        for title in ("Keep me", "Café déjà vu", "데이터베이스 복구", "CON"):
+            assert memory.write_note(title, "x")["path"] == f"{slug(title)}.md"

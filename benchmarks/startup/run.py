@@ -10,8 +10,20 @@ one handoff, then measures in estimated tokens (UTF-8 bytes / 4, ``markdown.esti
 * reading every note in full — what an agent without an INDEX would have to load to be
   sure it missed nothing.
 
-    python benchmarks/startup/run.py                # 250 notes, prints a Markdown table
+It then runs the **task set** (``tasks.json``): hand-written INDEX routes and session
+tasks — inflected and paraphrased English, German, Korean, Japanese, Chinese, and
+negatives that share words with a trigger but are not its situation — each with the
+routes a person would want delivered. Every task goes through
+``StartupReader.read(task=...)``; a route is *delivered* when its note is in the bundle
+as a trigger match, *missed* when it is expected but absent, *extra* when it is there but
+not expected.
+
+    python benchmarks/startup/run.py                # 250 notes, prints Markdown tables
     python benchmarks/startup/run.py --notes 1000 --json out.json
+
+The package is this checkout's, unless ``PYTHONPATH`` names another checkout: then that
+one is measured, e.g. ``PYTHONPATH=../main python benchmarks/startup/run.py`` for the
+figures before a change.
 """
 
 from __future__ import annotations
@@ -19,12 +31,17 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
+import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(ROOT))
+TASK_SET = Path(__file__).resolve().parent / "tasks.json"
+if not os.environ.get("PYTHONPATH"):
+    sys.path.insert(0, str(ROOT))
 
 from birkin_mnemosyne.discovery import discover  # noqa: E402
 from birkin_mnemosyne.frontmatter import parse_frontmatter  # noqa: E402
@@ -93,6 +110,13 @@ def measure(vault: Path, notes: int, seed: int = SEED) -> dict:
                 "estimated_tokens": bundle["estimated_tokens"],
             }
         )
+    # what matching the task against every route costs (median of the tasks, 3 runs each)
+    timings = []
+    for task in tasks:
+        for _ in range(3):
+            started = time.perf_counter()
+            index.matching(task["task"])
+            timings.append(time.perf_counter() - started)
     mean_startup = sum(t["estimated_tokens"] for t in tasks) / len(tasks)
     return {
         "notes": len(paths),
@@ -104,11 +128,70 @@ def measure(vault: Path, notes: int, seed: int = SEED) -> dict:
         "flat_index_tokens": index.render(10**9)["estimated_tokens"],
         "full_read_tokens": full_tokens,
         "startup_tokens_mean": round(mean_startup, 1),
+        "matching_ms_median": round(statistics.median(timings) * 1000, 1),
         "index_ratio": round(rendered["estimated_tokens"] / full_tokens, 5),
         "startup_ratio": round(mean_startup / full_tokens, 5),
         "tasks": tasks,
         "estimate": "UTF-8 bytes / 4",
     }
+
+
+def _note_text(route: dict) -> str:
+    return f"# {route['trigger']}\n\nWhat to do when {route['trigger']}.\n"
+
+
+def run_task_set(vault: Path, task_set: Path = TASK_SET) -> dict:
+    """Route the task set's notes in a new vault at ``vault``; count deliveries per kind."""
+    spec = json.loads(task_set.read_text(encoding="utf-8"))
+    routes = {r["id"]: r for r in spec["routes"]}
+    vault.mkdir(parents=True)
+    index = MemoryIndex(vault)
+    for route in routes.values():
+        note = vault / route["path"]
+        note.parent.mkdir(parents=True, exist_ok=True)
+        note.write_text(_note_text(route), encoding="utf-8")
+        index.register(route["trigger"], route["path"])
+    by_path = {r["path"]: r["id"] for r in routes.values()}
+    reader = StartupReader(vault, max_files=len(routes) + 1)
+    kinds: dict[str, dict] = {}
+    rows = []
+    for case in spec["tasks"]:
+        bundle = reader.read([], task=case["task"])
+        got = {by_path[f["path"]] for f in bundle["files"] if f["reason"] == "trigger"}
+        want = set(case["expect"])
+        row = {
+            "kind": case["kind"],
+            "task": case["task"],
+            "delivered": sorted(got & want),
+            "missed": sorted(want - got),
+            "extra": sorted(got - want),
+        }
+        rows.append(row)
+        counts = kinds.setdefault(
+            case["kind"], {"tasks": 0, "expected": 0, "delivered": 0, "missed": 0, "extra": 0}
+        )
+        counts["tasks"] += 1
+        counts["expected"] += len(want)
+        for name in ("delivered", "missed", "extra"):
+            counts[name] += len(row[name])
+    total = {
+        name: sum(k[name] for k in kinds.values())
+        for name in ("tasks", "expected", "delivered", "missed", "extra")
+    }
+    return {"routes": len(routes), "kinds": kinds, "total": total, "tasks": rows}
+
+
+def task_table(result: dict) -> str:
+    rows = [
+        "| tasks | kind | expected routes | delivered | missed | extra |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for kind, c in [*result["kinds"].items(), ("**all**", result["total"])]:
+        rows.append(
+            f"| {c['tasks']} | {kind} | {c['expected']} | {c['delivered']} | {c['missed']} | "
+            f"{c['extra']} |"
+        )
+    return "\n".join(rows)
 
 
 def table(result: dict) -> str:
@@ -120,6 +203,9 @@ def table(result: dict) -> str:
         f"{result['index_tokens']} | {result['startup_tokens_mean']} | "
         f"{result['full_read_tokens']} | {result['index_ratio']:.2%} | "
         f"{result['startup_ratio']:.2%} |",
+        "",
+        f"matching a task against {result['routes']} routes: "
+        f"{result['matching_ms_median']} ms (median)",
     ]
     return "\n".join(rows)
 
@@ -133,9 +219,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp:
         result = measure(Path(tmp) / "vault", args.notes, args.seed)
+        result["task_set"] = run_task_set(Path(tmp) / "task-set")
     print(table(result))
     for task in result["tasks"]:
         print(f"- {task['task']!r}: {task['files']} files, {task['estimated_tokens']} tokens")
+    print()
+    print(task_table(result["task_set"]))
+    for row in result["task_set"]["tasks"]:
+        if row["missed"] or row["extra"]:
+            wrong = ", ".join(
+                [f"missed {r}" for r in row["missed"]] + [f"extra {r}" for r in row["extra"]]
+            )
+            print(f"- {row['kind']}: {row['task']!r}: {wrong}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
     return 0

@@ -84,7 +84,8 @@ def open_memory(args) -> VaultMemory:
 
 
 def read_body(args) -> str:
-    """``--body``, else standard input (refused when stdin is a terminal: nothing was piped)."""
+    """``--body``, else standard input (refused when stdin is a terminal: nothing was piped,
+    and when it held nothing but white space, e.g. ``< /dev/null``)."""
     if args.body is not None:
         return args.body
     stdin = sys.stdin
@@ -92,7 +93,13 @@ def read_body(args) -> str:
         raise InvalidInputError(
             "no text given — pass --body TEXT, or pipe the text in: echo TEXT | mnemosyne ..."
         )
-    return stdin.read()
+    text = stdin.read()
+    if not text.strip():
+        raise InvalidInputError(
+            "standard input was empty, so there is no text to store — pipe the text in "
+            "(echo TEXT | mnemosyne ...) or pass --body TEXT"
+        )
+    return text
 
 
 def note_fields(args) -> dict:

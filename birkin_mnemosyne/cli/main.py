@@ -3,21 +3,26 @@
 Vault lookup, the same for every subcommand: ``--vault PATH`` (before or after the
 subcommand) > ``$MNEMOSYNE_VAULT`` > ``~/.birkin-mnemosyne/vault``; ``~`` is expanded
 even when quoted. A missing vault is an error (exit 2); only ``init`` creates one.
-Errors print one line, ``mnemosyne: error: <what> — <how to fix>``, and exit 1 (not
-found), 2 (invalid input, missing vault), 3 (conflict, refused write) or 4 (an internal
-error: a bug to report). The subcommands live in one module per group.
+Errors print one line, ``mnemosyne: error: <what> — <how to fix>`` (the fix names
+``mnemosyne`` commands), and exit 1 (not found), 2 (invalid input, missing vault), 3
+(conflict, refused write) or 4 (an internal error: a bug to report). With ``--json`` the
+error is one JSON object on stderr instead, ``{"error": {...}}`` in the shape every door
+shares (``errors.error_dict``: ``error_type``, ``message``, ``hint``, ``operations``,
+``valid_choices`` and the error's own fields), with the same exit status. The
+subcommands live in one module per group.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import sys
 from pathlib import Path
 
 from .. import _version
-from ..errors import MnemosyneError, VaultNotFoundError
+from ..errors import MnemosyneError, VaultNotFoundError, error_dict
 from . import (
     curation_commands,
     eval_commands,
@@ -58,7 +63,9 @@ the vault: --vault PATH (before or after the command), else $MNEMOSYNE_VAULT, el
 ~/.birkin-mnemosyne/vault. Only `init` creates it.
 
 exit status: 0 ok, 1 not found or nothing matched, 2 invalid input or missing vault,
-3 conflict or refused write, 4 internal error (a bug: please report it).
+3 conflict or refused write, 4 internal error (a bug: please report it). An error is
+one line on stderr; with --json it is one JSON object there instead:
+{"error": {"error_type": ..., "message": ..., "hint": ..., ...}}.
 Run `mnemosyne COMMAND --help` for the options and examples of each command.
 """
 
@@ -104,17 +111,37 @@ def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentP
     return {}
 
 
-def _error(message: str, code: int) -> int:
-    print(f"mnemosyne: error: {' '.join(message.splitlines())}", file=sys.stderr)
+def _error(message: str, code: int, as_json: dict | None = None) -> int:
+    """Report an error on stderr: one line, or with ``--json`` one ``{"error": ...}``."""
+    if as_json is not None:
+        print(json.dumps({"error": as_json}, ensure_ascii=False), file=sys.stderr)
+    else:
+        print(f"mnemosyne: error: {' '.join(message.splitlines())}", file=sys.stderr)
     return code
+
+
+def _library_error(exc: MnemosyneError, wants_json: bool, extra: str = "") -> int:
+    message = exc.render("cli") + extra
+    data = None
+    if wants_json:
+        data = error_dict(exc, "cli")
+        data["message"] = message
+    return _error(message, exc.exit_code, data)
+
+
+def _command_error(exc: CommandError, wants_json: bool) -> int:
+    data = {"error_type": type(exc).__name__, "message": str(exc)} if wants_json else None
+    return _error(str(exc), exc.exit_code, data)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = parser.parse_args(argv)
     except CommandError as exc:
-        return _error(str(exc), exc.exit_code)
+        # Nothing is parsed yet: --json anywhere on the line asks for a JSON error.
+        return _command_error(exc, "--json" in argv)
     except SystemExit as exc:  # --help and --version print, then exit 0
         return exc.code if isinstance(exc.code, int) else 0
     logging.basicConfig(
@@ -126,16 +153,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     args.vault = resolve_vault(args.vault)
+    wants_json = bool(getattr(args, "json", False))
     try:
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return code
     except VaultNotFoundError as exc:
-        return _error(f"{exc} (`mnemosyne init` sets up a new vault)", exc.exit_code)
+        return _library_error(exc, wants_json, " (`mnemosyne init` sets up a new vault)")
     except MnemosyneError as exc:
-        return _error(str(exc), exc.exit_code)
+        return _library_error(exc, wants_json)
     except CommandError as exc:
-        return _error(str(exc), exc.exit_code)
+        return _command_error(exc, wants_json)
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): exit quietly, as stdlib json.tool does.
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -149,9 +177,11 @@ def main(argv: list[str] | None = None) -> int:
             import traceback
 
             traceback.print_exc()
-        print(
-            f"mnemosyne: internal error: {exc.__class__.__name__}: {exc} — please report it "
-            "(run again with -v for the traceback)",
-            file=sys.stderr,
+        message = (
+            f"internal error: {exc.__class__.__name__}: {exc} — please report it "
+            "(run again with -v for the traceback)"
         )
+        if wants_json:  # "internal", as the Hermes tools say it: not one of our classes
+            return _error(message, INTERNAL_ERROR, {"error_type": "internal", "message": message})
+        print(f"mnemosyne: {message}", file=sys.stderr)
         return INTERNAL_ERROR

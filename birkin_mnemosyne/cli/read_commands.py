@@ -261,7 +261,7 @@ def run_show(args) -> int:
             sys.stdout.write(("\n" if number else "") + f"==> {result['path']} <==\n")
             _print_note(result, args)
         for problem in many["errors"]:
-            print(f"mnemosyne: error: {problem['error']}", file=sys.stderr)
+            print(f"mnemosyne: error: {problem['message']}", file=sys.stderr)
     return 1 if many["errors"] else 0
 
 

@@ -204,15 +204,14 @@ def register_startup(sub):
             "missing note fails the whole read. --verify FILE re-checks a saved --json bundle."
         ),
         examples=[
-            'mnemosyne startup --task "restore the staging database" --project atlas',
+            'mnemosyne startup --task "restore the staging database" --project-key atlas',
             "mnemosyne startup ops/oncall.md --json > bundle.json",
             "mnemosyne startup --verify bundle.json",
         ],
     )
     p.add_argument("paths", nargs="*", metavar="PATH", help="notes to include (required)")
     p.add_argument("--task", help="what the session is about: notes routed to it are added")
-    p.add_argument("--project", help="project key (default: $MNEMOSYNE_PROJECT_KEY)")
-    p.add_argument("--task-key", help="task key (default: $MNEMOSYNE_TASK_KEY)")
+    _add_scope_keys(p)
     p.add_argument("--verify", metavar="FILE", help="verify a bundle saved with --json")
     add_json_flag(p)
     p.set_defaults(handler=run_startup)
@@ -230,7 +229,7 @@ def run_startup(args) -> int:
         result = reader.verify(bundle)
         _emit(args, result, lambda r: print("exact" if r["exact"] else f"changed: {r}"))
         return 0 if result["exact"] else 1
-    project = args.project or os.environ.get("MNEMOSYNE_PROJECT_KEY") or None
+    project = args.project_key or os.environ.get("MNEMOSYNE_PROJECT_KEY") or None
     task_key = args.task_key or os.environ.get("MNEMOSYNE_TASK_KEY") or None
     result = reader.read(
         args.paths, task=args.task, project_key=project, task_key=task_key if project else None
@@ -254,16 +253,33 @@ def run_startup(args) -> int:
 
 
 def _scope(args) -> HandoffScope:
-    project = args.project or os.environ.get("MNEMOSYNE_PROJECT_KEY")
+    project = args.project_key or os.environ.get("MNEMOSYNE_PROJECT_KEY")
     if not project:
-        raise InvalidInputError("no project key — pass --project KEY or set MNEMOSYNE_PROJECT_KEY")
+        raise InvalidInputError(
+            "no project key — pass --project-key KEY or set MNEMOSYNE_PROJECT_KEY"
+        )
     task = args.task_key or os.environ.get("MNEMOSYNE_TASK_KEY") or None
     return HandoffScope(project, task)
 
 
+def _add_scope_keys(p) -> None:
+    """``--project-key`` (``--project`` is its older spelling) and ``--task-key``."""
+    p.add_argument(
+        "--project-key",
+        "--project",
+        dest="project_key",
+        metavar="KEY",
+        help="project key (default: $MNEMOSYNE_PROJECT_KEY)",
+    )
+    p.add_argument(
+        "--task-key",
+        metavar="KEY",
+        help="task key within the project (default: $MNEMOSYNE_TASK_KEY)",
+    )
+
+
 def _scope_flags(p) -> None:
-    p.add_argument("--project", help="project key (default: $MNEMOSYNE_PROJECT_KEY)")
-    p.add_argument("--task-key", help="task key (default: $MNEMOSYNE_TASK_KEY)")
+    _add_scope_keys(p)
     add_json_flag(p)
 
 
@@ -282,12 +298,14 @@ def register_handoff(sub):
             "  latest | resume        the newest handoff (resume adds a short history)\n"
             "  fold [--keep N] [--apply --plan-id ID]   summarise and archive older ones\n"
             "  undo TRANSACTION_ID    reverse a fold\n"
-            "--project / --task-key default to $MNEMOSYNE_PROJECT_KEY / $MNEMOSYNE_TASK_KEY."
+            "--project-key (or --project) / --task-key default to $MNEMOSYNE_PROJECT_KEY /\n"
+            "$MNEMOSYNE_TASK_KEY."
         ),
         examples=[
-            'mnemosyne handoff capture --project atlas --work-done "migrated" --next-step "deploy"',
-            "mnemosyne handoff resume --project atlas",
-            "mnemosyne handoff fold --project atlas --keep 3",
+            'mnemosyne handoff capture --project-key atlas --work-done "migrated" '
+            '--next-step "deploy"',
+            "mnemosyne handoff resume --project-key atlas",
+            "mnemosyne handoff fold --project-key atlas --keep 3",
         ],
     )
     actions = _actions(p, "handoff_action")

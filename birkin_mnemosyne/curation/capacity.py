@@ -64,7 +64,8 @@ def load_budgets(
     unknown = sorted(set(overrides) - set(BUDGET_ENV))
     if unknown:
         raise ConfigError(
-            f"unknown budget(s) {', '.join(unknown)} — valid: {', '.join(BUDGET_ENV)}"
+            f"unknown budget(s) {', '.join(unknown)} — valid: {', '.join(BUDGET_ENV)}",
+            valid_choices=BUDGET_ENV,
         )
     budgets: dict[str, int | None] = {}
     for name, var in BUDGET_ENV.items():

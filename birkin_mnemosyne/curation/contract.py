@@ -58,6 +58,7 @@ DROP_REASONS = {
     "too_many_operations": f"plans hold at most {MAX_OPERATIONS} operations",
     "outside_vault": "the path or zone points outside the vault or breaks a path rule",
     "unknown_note": "no live note has this key or path",
+    "ambiguous_note": "the name is the key, title or alias of several notes; use a path",
     "no_change": "the note is already in that state",
     "self_reference": "a note cannot link to or be superseded by itself",
     "target_exists": "another file already occupies the destination",

@@ -22,7 +22,7 @@ import posixpath
 from dataclasses import dataclass, field
 
 from ..atomic import ensure_no_symlink
-from ..errors import InvalidInputError, InvalidPathError, NoteNotFoundError
+from ..errors import AmbiguousKeyError, InvalidInputError, InvalidPathError, NoteNotFoundError
 from ..frontmatter import parse_frontmatter, set_frontmatter_key
 from ..journal import FileChange
 from ..notes_io import ARCHIVE_PREFIX, KeyIndex
@@ -96,6 +96,8 @@ def _resolve(snapshot: Snapshot, index: KeyIndex, name: str) -> str | Drop:
         return Drop(None, "outside_vault", str(exc))
     except NoteNotFoundError as exc:  # e.g. an archived note
         return Drop(None, "unknown_note", str(exc))
+    except AmbiguousKeyError as exc:
+        return Drop(None, "ambiguous_note", str(exc))
     if path is None or path not in snapshot.notes:
         return Drop(None, "unknown_note", f"no live note is named {name[:80]!r}")
     return path
@@ -198,7 +200,7 @@ def validate_clamp(snapshot: Snapshot, plan: object) -> GateResult:
     """Validate and clamp ``plan`` (decoded JSON) against ``snapshot``; writes nothing."""
     parsed = parse_plan(plan)
     dropped = list(parsed.dropped)
-    index = KeyIndex(snapshot.keys)
+    index = KeyIndex(snapshot.keys, names=lambda: snapshot.names)
     valid: list[Accepted] = []
     for op in parsed.operations:
         result = _validate(snapshot, index, op)

@@ -160,4 +160,7 @@ def get_completer(
                 return _run([*argv, "-"], prompt, runner, timeout, environ)
 
         return complete
-    raise PlanError(f"unknown provider {name!r} — valid providers: {', '.join(PROVIDERS)}")
+    raise PlanError(
+        f"unknown provider {name!r} — valid providers: {', '.join(PROVIDERS)}",
+        valid_choices=PROVIDERS,
+    )

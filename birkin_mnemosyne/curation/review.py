@@ -230,7 +230,8 @@ def apply(
         if answer not in valid:
             raise InvalidInputError(
                 f"answer {answer!r} is not a choice of question {question_id} — valid: "
-                f"{', '.join(valid)}"
+                f"{', '.join(valid)}",
+                valid_choices=valid,
             )
         paths = [note["path"] for note in match["notes"]]
         result = {"mode": "applied", "question_id": question_id, "answer": answer}

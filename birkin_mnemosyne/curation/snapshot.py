@@ -74,6 +74,7 @@ class Snapshot:
     keys: dict[str, str]
     now: float
     graph: LinkGraph | None = None
+    names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # path -> title, aliases
 
     def resolve_name(self, name: str, zone: str = "") -> str | None:
         """Where a wikilink to ``name`` from ``zone`` leads (``graph.LinkGraph``), or None."""
@@ -86,7 +87,8 @@ class Snapshot:
 
 
 class _Parts:
-    """The engine and usage store of a vault, from a ``VaultMemory`` or a path."""
+    """The engine and usage store of a vault, from a ``VaultMemory``, a ``Mnemosyne`` or
+    a path."""
 
     def __init__(self, vault) -> None:
         if hasattr(vault, "engine") and hasattr(vault, "usage"):
@@ -94,7 +96,7 @@ class _Parts:
             self.usage: UsageStore = vault.usage
             self.lock_timeout = getattr(vault, "_lock_timeout", None)
         else:
-            self.engine = Mnemosyne(vault)
+            self.engine = vault if isinstance(vault, Mnemosyne) else Mnemosyne(vault)
             self.usage = UsageStore(self.engine.vault / STATE_DIR, root=self.engine.vault)
             self.lock_timeout = None
         self.vault: Path = self.engine.vault
@@ -140,7 +142,8 @@ def take_snapshot(parts: _Parts, now: float) -> Snapshot:
     keys = dict(engine.keys())
     metas = {path: index.notes[index.by_path[path]] for path in keys}
     graph = LinkGraph(keys, metas)
-    snap = Snapshot(parts.vault, {}, keys, now, graph)
+    names = engine.note_names()
+    snap = Snapshot(parts.vault, {}, keys, now, graph, {p: names[p] for p in keys if p in names})
     model = parts.usage.model
     for path in sorted(keys):
         meta = metas[path]

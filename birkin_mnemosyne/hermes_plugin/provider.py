@@ -48,21 +48,18 @@ import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from agent.memory_provider import MemoryProvider
 
 from birkin_mnemosyne.atomic import atomic_write_bytes
 from birkin_mnemosyne.engine import MAX_QUERY_CHARS
 from birkin_mnemosyne.errors import (
-    AmbiguousKeyError,
     InvalidInputError,
     MnemosyneError,
-    NoteExistsError,
     NoteNotFoundError,
     VaultNotFoundError,
-    VersionConflictError,
     WriteRefusedError,
+    error_dict,
 )
 from birkin_mnemosyne.handoffs import HandoffScope, HandoffStore, render_record
 from birkin_mnemosyne.hermes_plugin.settings import (
@@ -104,15 +101,11 @@ MIRROR_TITLES = {"memory": "Hermes memory", "user": "Hermes user profile"}
 
 
 def _error_json(exc: MnemosyneError) -> str:
-    """A library error as the tool result: the message (what and how to fix) and its class."""
-    result: dict[str, Any] = {"error": str(exc), "error_type": type(exc).__name__}
-    if isinstance(exc, (NoteNotFoundError, AmbiguousKeyError)) and exc.candidates:
-        result["candidates"] = exc.candidates
-    if isinstance(exc, NoteExistsError):
-        result.update(key=exc.key, version=exc.version)
-    if isinstance(exc, VersionConflictError):
-        result["current_version"] = exc.current_version
-    return json.dumps(result, ensure_ascii=False)
+    """A library error as the tool result: the shape every door shares (``error_type``,
+    ``message``, ``hint``, the error's fields; fixes name this provider's tools), plus
+    ``error`` = the message, as Hermes tools report errors."""
+    data = error_dict(exc, "hermes", offered=TOOL_NAMES)
+    return json.dumps({"error": data["message"], **data}, ensure_ascii=False)
 
 
 def _text_of(message: object) -> str:

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from .memory_tools import Door
 from .shapes import Shape
-from .tooling import ToolTable, register_tools, tool_result
+from .tooling import ToolSpec, also, tool_result
 
 
 class CurationResult(Shape):
@@ -31,14 +31,15 @@ class CurationDoor:
         # server at once.
         self.budgets = load_budgets(budgets)
 
+    @also("memory_curate", "Read it, then propose a plan with memory_curate.")
     def curation_catalog(self) -> Annotated[CallToolResult, CurationResult]:
         """The vault as a curator sees it: notes (key, zone, title, links, usage,
-        protected), zones, stale and duplicate candidates, and this call's archive cap.
-        Read it, then propose a plan with memory_curate."""
+        protected), zones, stale and duplicate candidates, and this call's archive cap."""
         from ..curation import curation_catalog
 
         return tool_result(self.door.call(curation_catalog, self.door.memory))
 
+    @also("memory_undo", "memory_undo reverses an apply.")
     def curate(
         self,
         plan: Annotated[
@@ -60,7 +61,7 @@ class CurationDoor:
         """Validate a curation plan against the vault: every operation is accepted or
         dropped with a reason (protected notes are never archived, moved or edited; a
         capped number of archives per call; no delete exists). Dry run unless apply=true;
-        an apply is one journaled transaction that memory_undo reverses."""
+        an apply is one journaled transaction."""
         from ..curation import evaluate_plan, extract_plan
 
         if isinstance(plan, str):
@@ -117,29 +118,16 @@ class CurationDoor:
         return tool_result(self.door.call(capacity, self.door.memory, self.budgets))
 
 
-CURATION_TOOLS: ToolTable = (
-    ("memory_curation_catalog", "curation_catalog", "Curation catalog", {"read_only": True}),
-    ("memory_review_questions", "review_questions", "Review questions", {"read_only": True}),
-    ("memory_capacity", "capacity", "Capacity budgets", {"read_only": True}),
-    (
-        "memory_curate",
-        "curate",
-        "Curate the vault",
-        # apply moves/archives/edits notes (all undoable); a re-run finds nothing to do
-        {"read_only": False, "destructive": True, "idempotent": True},
+CURATION_TOOLS = (
+    ToolSpec("memory_curation_catalog", "curation_catalog", "Curation catalog", read_only=True),
+    ToolSpec("memory_review_questions", "review_questions", "Review questions", read_only=True),
+    ToolSpec("memory_capacity", "capacity", "Capacity budgets", read_only=True),
+    # apply moves/archives/edits notes (all undoable); a re-run finds nothing to do
+    ToolSpec("memory_curate", "curate", "Curate the vault", False, destructive=True),
+    ToolSpec(
+        "memory_review_apply", "review_apply", "Answer a review question", False, destructive=True
     ),
-    (
-        "memory_review_apply",
-        "review_apply",
-        "Answer a review question",
-        {"read_only": False, "destructive": True, "idempotent": True},
-    ),
-    (
-        "memory_review_undo",
-        "review_undo",
-        "Undo a review answer",
-        {"read_only": False, "destructive": True, "idempotent": True},
-    ),
+    ToolSpec("memory_review_undo", "review_undo", "Undo a review answer", False, destructive=True),
 )
 
 CURATE_PROMPT = """\
@@ -161,14 +149,8 @@ question and apply their answer with memory_review_apply.
 """
 
 
-def add_curation_tools(
-    server: MCPServer, door: Door, *, read_only: bool, budgets: dict | None = None
-) -> None:
-    """Register the curation tools and the ``curate_vault`` prompt."""
-    curation = CurationDoor(door, budgets)
-    register_tools(server, curation, CURATION_TOOLS, read_only=read_only)
-    if read_only:
-        return
+def add_curate_prompt(server: MCPServer) -> None:
+    """The ``curate_vault`` prompt."""
 
     @server.prompt(
         name="curate_vault",

@@ -1,25 +1,20 @@
 """Edit, move and recent tools (issue 17): change part of a note, move or rename one with
 the links to it rewritten, and see what changed lately.
 
-One self-contained block, as ``session_tools`` is: the result models, the tool bodies (one
-``VaultMemory`` call each, through the shared ``Door``), their table and
-``add_edit_tools``. ``memory_edit`` belongs with the everyday tools (search, read,
-remember); ``memory_move`` and ``memory_recent`` are for the fuller set
-(``EDIT_DEFAULT_TOOLS`` / ``EDIT_FULL_TOOLS`` name them so).
+One block, as ``session_tools`` is: the result models, the tool bodies (one
+``VaultMemory`` call each, through the shared ``Door``) and their specs. Which set offers
+them is decided in ``server``: ``memory_edit`` is in the default set, beside
+``memory_remember``; ``memory_move`` and ``memory_recent`` only in ``--tools full``.
 """
 
 from typing import Annotated, Literal
 
-from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
 from .memory_tools import Door, Key
 from .shapes import Move, Shape, WriteResult
-from .tooling import ToolTable, register_tools, tool_result
-
-EDIT_DEFAULT_TOOLS = ("memory_edit",)
-EDIT_FULL_TOOLS = ("memory_move", "memory_recent")
+from .tooling import ToolSpec, also, tool_result
 
 When = Annotated[
     str | None,
@@ -85,41 +80,29 @@ class EditDoor:
         self.door = door
         self.memory = door.memory
 
+    @also("memory_undo", "memory_undo with its transaction_id puts the exact bytes back.")
     def edit(
         self,
         key: Key,
-        operation: Annotated[
-            Literal["prepend", "find_replace", "replace_section", "append", "replace"],
-            Field(description="what to do with content (see the tool description)"),
-        ],
+        operation: Literal["prepend", "find_replace", "replace_section", "append", "replace"],
         content: Annotated[str, Field(description="the new Markdown text")],
-        find: Annotated[
-            str | None, Field(description="find_replace: the exact text to replace")
-        ] = None,
+        find: Annotated[str | None, Field(description="find_replace: the exact text")] = None,
         expected_count: Annotated[
             int, Field(description="find_replace: how many times find must occur")
         ] = 1,
         section: Annotated[
             str | None,
-            Field(description="replace_section: its heading, e.g. 'Verify' or '## Verify'"),
+            Field(description="replace_section: its heading ('## Verify' sets the level)"),
         ] = None,
         expected_version: Annotated[
-            str | None,
-            Field(description="the version from memory_get_note; required for replace_section"),
+            str | None, Field(description="from memory_get_note; required for replace_section")
         ] = None,
-        source: Annotated[
-            str | list[str] | None,
-            Field(description="where this came from: a URL, a file, a conversation id"),
-        ] = None,
+        source: Annotated[str | list[str] | None, Field(description="where this came from")] = None,
     ) -> Annotated[CallToolResult, WriteResult]:
-        """Change part of a note without rewriting all of it: prepend (content goes first,
-        after the frontmatter), find_replace (find becomes content; refused unless it
-        occurs exactly expected_count times — the error says how many it found),
-        replace_section (the text under one heading becomes content; needs
-        expected_version; a missing or shared heading is an error listing the headings),
-        or append / replace as memory_remember. Matching is exact and on the stored text:
-        [REDACTED] marks from a read never match. Journaled: memory_undo with the
-        transaction_id puts the exact bytes back."""
+        """Change part of a note: prepend (content first, after the frontmatter),
+        find_replace (find becomes content; refused unless found expected_count times),
+        replace_section (the text under one heading becomes content), or append/replace
+        as memory_remember. Matches the stored text: [REDACTED] marks never match."""
         return tool_result(
             self.door.call(
                 self.memory.edit_note,
@@ -178,25 +161,12 @@ class EditDoor:
         return tool_result(self.door.call(self.memory.recent, limit, since=since, until=until))
 
 
-EDIT_TOOLS: ToolTable = (
-    (
-        "memory_edit",
-        "edit",
-        "Edit part of a note",
-        # rewrites part of a note; prepending twice adds the text twice
-        {"read_only": False, "destructive": True, "idempotent": False},
+EDIT_TOOLS = (
+    # rewrites part of a note; prepending twice adds the text twice
+    ToolSpec(
+        "memory_edit", "edit", "Edit part of a note", False, destructive=True, idempotent=False
     ),
-    (
-        "memory_move",
-        "move",
-        "Move or rename a note",
-        # changes paths and other notes' links; the same move again finds nothing to move
-        {"read_only": False, "destructive": True, "idempotent": True},
-    ),
-    ("memory_recent", "recent", "Recently changed notes", {"read_only": True}),
+    # changes paths and other notes' links; the same move again finds nothing to move
+    ToolSpec("memory_move", "move", "Move or rename a note", False, destructive=True),
+    ToolSpec("memory_recent", "recent", "Recently changed notes", read_only=True),
 )
-
-
-def add_edit_tools(server: MCPServer, door: Door, *, read_only: bool) -> None:
-    """Register the edit, move and recent tools (the write tools unless ``read_only``)."""
-    register_tools(server, EditDoor(door), EDIT_TOOLS, read_only=read_only)

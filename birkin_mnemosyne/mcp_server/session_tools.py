@@ -2,18 +2,20 @@
 
 One block: the tool bodies, their table and the ``mnemosyne://index`` resource. Each
 tool is one ``MemoryIndex`` / ``StartupReader`` / ``HandoffStore`` call on the door's
-vault.
+vault. ``memory_session`` is the compact set's one session tool: the startup bundle
+and the handoff capture behind one ``action`` argument.
 """
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult
 from pydantic import Field
 
+from ..errors import InvalidInputError
 from .memory_tools import Door
 from .shapes import Shape
-from .tooling import ToolTable, register_tools, tool_result
+from .tooling import ToolSpec, also, tool_result
 
 
 class SessionResult(Shape):
@@ -24,6 +26,21 @@ ProjectKey = Annotated[str, Field(description="the project whose handoffs these 
 TaskKey = Annotated[str | None, Field(description="optional task within the project")]
 PlanId = Annotated[str | None, Field(description="the plan_id the preview returned")]
 Apply = Annotated[bool, Field(description="false (default): preview only; true: write it")]
+StartPaths = Annotated[list[str] | None, Field(description="start: notes that must be included")]
+StartTask = Annotated[
+    str | None, Field(description="start: what this session is about (routes INDEX notes)")
+]
+SessionProject = Annotated[
+    str | None, Field(description="the project; start: include its latest handoff")
+]
+# The handoff's fields as one object: the library checks them and names the valid ones.
+HandoffNote = Annotated[
+    dict[str, str | list[str]] | None,
+    Field(
+        description="handoff: work_done, next_step (text); decisions, open_items, "
+        "open_questions, links (lists of text)"
+    ),
+]
 
 
 class SessionDoor:
@@ -44,6 +61,66 @@ class SessionDoor:
         from ..handoffs import HandoffScope
 
         return HandoffScope(project_key, task_key)
+
+    def session(
+        self,
+        action: Annotated[
+            Literal["start", "handoff"],
+            Field(description="start: read the startup bundle; handoff: store one"),
+        ] = "start",
+        project_key: SessionProject = None,
+        task_key: TaskKey = None,
+        task: StartTask = None,
+        paths: StartPaths = None,
+        handoff: HandoffNote = None,
+        capture_id: Annotated[
+            str | None, Field(description="handoff: same id + same fields = a safe retry")
+        ] = None,
+    ) -> Annotated[CallToolResult, SessionResult]:
+        """Begin or hand over a session.
+
+        action=start, first thing: one bundle of the memory INDEX, the latest handoff of
+        project_key (and task_key), the notes in paths and every note routed to task,
+        each complete, with a sha256 receipt; it fails rather than return a partial
+        bundle. action=handoff, last thing: store where this session left off (needs
+        project_key and handoff) as an immutable record for the next one.
+        """
+        if action == "handoff":
+            scope = self.door.call(self._scope, project_key, task_key)
+            return tool_result(
+                self.door.call(self.handoffs.capture, scope, handoff or {}, capture_id=capture_id)
+            )
+        if handoff is not None or capture_id is not None:
+            raise InvalidInputError(
+                "handoff and capture_id go with action='handoff'; action='start' only reads"
+            )
+        return self.session_start(
+            project_key=project_key, task_key=task_key, task=task, paths=paths
+        )
+
+    def session_start(
+        self,
+        action: Annotated[
+            Literal["start"], Field(description="start: read the startup bundle")
+        ] = "start",
+        project_key: SessionProject = None,
+        task_key: TaskKey = None,
+        task: StartTask = None,
+        paths: StartPaths = None,
+    ) -> Annotated[CallToolResult, SessionResult]:
+        """Begin a session (action=start, first thing): one bundle of the memory INDEX,
+        the latest handoff of project_key (and task_key), the notes in paths and every
+        note routed to task, each complete, with a sha256 receipt; it fails rather than
+        return a partial bundle."""
+        return tool_result(
+            self.door.call(
+                self.startup.read,
+                paths or [],
+                task=task,
+                project_key=project_key,
+                task_key=task_key,
+            )
+        )
 
     def index_register(
         self,
@@ -77,6 +154,7 @@ class SessionDoor:
         """Orphan notes, dangling routes and coverage of the INDEX (writes nothing)."""
         return tool_result(self.door.call(self.index.check))
 
+    @also("memory_undo", "memory_undo reverses it.")
     def index_split(
         self,
         path: Annotated[str, Field(description="the long note to split")],
@@ -84,7 +162,7 @@ class SessionDoor:
         plan_id: PlanId = None,
     ) -> Annotated[CallToolResult, SessionResult]:
         """Split a long note into routed topic notes without losing a byte (coverage
-        table). Preview first; apply with the plan_id; memory_undo reverses it."""
+        table). Preview first; apply with the plan_id."""
         return tool_result(self.door.call(self.index.split, path, apply=apply, plan_id=plan_id))
 
     def startup_read(
@@ -147,6 +225,7 @@ class SessionDoor:
         scope = self.door.call(self._scope, project_key, task_key)
         return tool_result(self.door.call(self.handoffs.resume, scope, history=history))
 
+    @also("memory_undo", "memory_undo reverses it.")
     def handoff_fold(
         self,
         project_key: ProjectKey,
@@ -156,53 +235,42 @@ class SessionDoor:
         plan_id: PlanId = None,
     ) -> Annotated[CallToolResult, SessionResult]:
         """Fold older handoffs into one dated summary and archive them. Preview first;
-        apply with the plan_id; memory_undo reverses it."""
+        apply with the plan_id."""
         scope = self.door.call(self._scope, project_key, task_key)
         return tool_result(
             self.door.call(self.handoffs.fold, scope, keep=keep, apply=apply, plan_id=plan_id)
         )
 
 
-SESSION_TOOLS: ToolTable = (
-    ("memory_index_read", "index_read", "Read the memory INDEX", {"read_only": True}),
-    ("memory_open_trigger", "open_trigger", "Open an INDEX trigger", {"read_only": True}),
-    ("memory_index_check", "index_check", "Check the memory INDEX", {"read_only": True}),
-    ("memory_startup_read", "startup_read", "Read a startup bundle", {"read_only": True}),
-    ("memory_startup_verify", "startup_verify", "Verify a startup bundle", {"read_only": True}),
-    ("memory_handoff_read", "handoff_read", "Read the latest handoff", {"read_only": True}),
-    (
-        "memory_index_register",
-        "index_register",
-        "Register an INDEX route",
-        {"read_only": False, "destructive": False, "idempotent": True},
+SESSION_TOOLS = (
+    # a read-only server offers the start action alone (session_start)
+    ToolSpec(
+        "memory_session",
+        "session",
+        "Start or hand over a session",
+        False,
+        idempotent=False,  # a handoff without capture_id is stored again
+        read_only_method="session_start",
     ),
-    (
-        "memory_index_split",
-        "index_split",
-        "Split a long note",
-        {"read_only": False, "destructive": True, "idempotent": True},
+    ToolSpec("memory_index_read", "index_read", "Read the memory INDEX", read_only=True),
+    ToolSpec("memory_open_trigger", "open_trigger", "Open an INDEX trigger", read_only=True),
+    ToolSpec("memory_index_check", "index_check", "Check the memory INDEX", read_only=True),
+    ToolSpec("memory_startup_read", "startup_read", "Read a startup bundle", read_only=True),
+    ToolSpec("memory_startup_verify", "startup_verify", "Verify a startup bundle", read_only=True),
+    ToolSpec("memory_handoff_read", "handoff_read", "Read the latest handoff", read_only=True),
+    ToolSpec("memory_index_register", "index_register", "Register an INDEX route", False),
+    ToolSpec("memory_index_split", "index_split", "Split a long note", False, destructive=True),
+    # with the same capture_id a retry returns the original
+    ToolSpec(
+        "memory_handoff_capture", "handoff_capture", "Capture a handoff", False, idempotent=False
     ),
-    (
-        "memory_handoff_capture",
-        "handoff_capture",
-        "Capture a handoff",
-        # with the same capture_id a retry returns the original
-        {"read_only": False, "destructive": False, "idempotent": False},
-    ),
-    (
-        "memory_handoff_fold",
-        "handoff_fold",
-        "Fold older handoffs",
-        {"read_only": False, "destructive": True, "idempotent": True},
-    ),
+    ToolSpec("memory_handoff_fold", "handoff_fold", "Fold older handoffs", False, destructive=True),
 )
 
 
-def add_session_tools(server: MCPServer, door: Door, *, read_only: bool) -> None:
-    """Register the session-memory tools, and ``mnemosyne://index`` when the vault has
-    opted in to the memory INDEX (a vault without it lists the same resources as before)."""
-    session = SessionDoor(door)
-    register_tools(server, session, SESSION_TOOLS, read_only=read_only)
+def add_index_resource(server: MCPServer, session: SessionDoor) -> None:
+    """``mnemosyne://index``, when the vault has opted in to the memory INDEX (a vault
+    without it lists the same resources as before)."""
     if not session.index.enabled:
         return
 
@@ -214,4 +282,4 @@ def add_session_tools(server: MCPServer, door: Door, *, read_only: bool) -> None
         mime_type="text/markdown",
     )
     def memory_index() -> str:
-        return door.read(session.index.render)["text"]
+        return session.door.read(session.index.render)["text"]

@@ -120,34 +120,21 @@ class NoteRead(Shape):
 
 class NoteReadError(Shape):
     key: str = Field(description="the key asked for")
-    error: str = Field(description="why it was not read, and what to do")
     error_type: str
+    message: str = Field(description="why it was not read")
     candidates: list[str]
 
 
 class GetNoteResult(Shape):
-    """One note read (the fields of ``NoteRead``) when ``key`` is a string; ``notes`` and
-    ``errors`` when it is a list."""
+    """With ``key`` a string, one note read: ``key``, ``path``, ``title``, ``zone``,
+    ``version`` (pass it as expected_version to replace), ``labels``, ``text``,
+    ``total_chars``, ``returned_chars``, ``truncated``, ``offset``, ``outline``,
+    ``section``. With a list, ``notes`` (each such a read) and ``errors``."""
 
-    key: str | None = None
-    path: str | None = None
-    title: str | None = None
-    zone: str | None = None
-    version: str | None = Field(
-        None, description="sha256 of the file; pass as expected_version to replace"
-    )
-    labels: list[str] | None = None
-    text: str | None = Field(None, description="the (redacted) body, or the slice asked for")
-    total_chars: int | None = None
-    returned_chars: int | None = None
-    truncated: bool | None = Field(None, description="true when text is not the whole selection")
-    offset: int | None = None
-    outline: list[OutlineEntry] | None = None
-    section: str | None = None
-    notes: list[NoteRead] | None = Field(None, description="key as a list: each note read")
-    errors: list[NoteReadError] | None = Field(
-        None, description="key as a list: the keys that named no note (or several)"
-    )
+    # The single-note fields are not declared again: NoteRead's schema twice (and each
+    # field optional) doubled this tool's listing in the full set.
+    notes: list[dict[str, Any]] | None = None
+    errors: list[NoteReadError] | None = None
 
 
 class ListedNote(Shape):

@@ -130,15 +130,18 @@ class MemoryBase:
     def _keys(self) -> nio.KeyIndex:
         keys = self.engine.keys()  # a new dict after every change of the index
         if self._key_index is None or self._key_index.keys is not keys:
-            self._key_index = nio.KeyIndex(keys)
+            self._key_index = nio.KeyIndex(keys, names=self.engine.note_names)
         return self._key_index
 
     def resolve(self, key_or_path: str) -> str:
-        """The vault-relative path of a live note, by exact path, exact key, or a
-        case-insensitive key/path/file-name match naming exactly one note.
+        """The vault-relative path of a live note, by exact path, exact key, a
+        case-insensitive key/path/file-name match, or an exact title or alias (caseless,
+        NFC) — each only when it names exactly one note.
 
-        Raises ``NoteNotFoundError`` (with up to 5 close keys as ``candidates``, for the
-        message only) or ``AmbiguousKeyError`` (``candidates`` = the matching paths).
+        Every operation that takes a note (``get_note``, ``write_note`` append/replace,
+        ``forget``, ``rezone``, ``related``, labels, usage) resolves it here. Raises
+        ``NoteNotFoundError`` (with up to 5 close keys as ``candidates``, for the message
+        only) or ``AmbiguousKeyError`` (``candidates`` = the matching paths).
         """
         raw = nio.clean_key(key_or_path)
         path = self._keys().lookup(raw)
@@ -148,14 +151,18 @@ class MemoryBase:
         if path is not None:
             return path
         close = self._keys().close_keys(raw)
-        archived = nio.archived_matches(raw, self._archived_paths())
+        archived = nio.archived_matches(raw, self._archived_paths(), self.engine.note_names())
         if archived:
-            hint = f" — it is archived at {archived[0]}; bring it back with restore({raw!r})"
-        elif close:
-            hint = f" — did you mean: {', '.join(close)}?"
-        else:
-            hint = " — list_notes() or search() shows the keys"
-        raise NoteNotFoundError(f"no note {raw!r}{hint}", candidates=close)
+            raise NoteNotFoundError(
+                f"no note {raw!r}: it is archived at {archived[0]}",
+                fix="bring it back with {restore}",
+                candidates=close,
+            )
+        if close:
+            raise NoteNotFoundError(
+                f"no note {raw!r} — did you mean: {', '.join(close)}?", candidates=close
+            )
+        raise NoteNotFoundError(f"no note {raw!r}", fix="{list_notes} or {search} shows the keys")
 
     def _archived_paths(self) -> list[str]:
         paths = self.engine.note_paths(include_archive=True)
@@ -164,7 +171,7 @@ class MemoryBase:
     def _resolve_archived(self, key_or_path: str) -> str:
         raw = nio.clean_key(key_or_path)
         for attempt in range(2):
-            matches = nio.archived_matches(raw, self._archived_paths())
+            matches = nio.archived_matches(raw, self._archived_paths(), self.engine.note_names())
             if len(matches) == 1:
                 return matches[0]
             if len(matches) > 1:

@@ -58,7 +58,8 @@ class EditingMixin(WritingMixin):
         """
         if operation not in EDIT_OPERATIONS:
             raise InvalidInputError(
-                f"operation must be one of {', '.join(EDIT_OPERATIONS)}; got {operation!r}"
+                f"operation must be one of {', '.join(EDIT_OPERATIONS)}; got {operation!r}",
+                valid_choices=EDIT_OPERATIONS,
             )
         self._check_edit_arguments(operation, find, section, expected_count)
         if operation not in _OWN_OPERATIONS:
@@ -81,9 +82,9 @@ class EditingMixin(WritingMixin):
         self._check_expected_version(expected_version)
         if operation == "replace_section" and expected_version is None:
             raise InvalidInputError(
-                "replace_section needs expected_version: read the note with get_note() "
-                "(section= reads just that part) and pass its version, so a change made "
-                "since is never overwritten"
+                "replace_section needs expected_version, so a change made since is never "
+                "overwritten",
+                fix="read the note (or just that section) with {get_note} and pass its version",
             )
         warnings = self._mark_warnings(content)
         with self._lock():

@@ -64,14 +64,16 @@ class LabellingMixin(MemoryBase):
                 if plan_id is not None and plan["plan_id"] != plan_id:
                     raise VersionConflictError(
                         f"the notes changed since preview {plan_id} (the same change now plans "
-                        f"as {plan['plan_id']}) — review label_preview() again",
+                        f"as {plan['plan_id']})",
+                        fix="review {label_preview} again",
                         current_version=plan["plan_id"],
                     )
             else:
                 if not isinstance(plan_id, str) or plan_id not in self._plans:
                     raise InvalidInputError(
-                        f"unknown plan id {plan_id!r} — run label_preview() again, or pass the "
-                        "same paths and options as the preview along with its plan_id"
+                        f"unknown plan id {plan_id!r}",
+                        fix="run {label_preview} again, or pass the same paths and options as "
+                        "the preview along with its plan_id",
                     )
                 plan = self._plans[plan_id]
                 for change in plan["files"]:
@@ -81,8 +83,8 @@ class LabellingMixin(MemoryBase):
                         current = None
                     if current != change.before:
                         raise VersionConflictError(
-                            f"{change.path} changed since preview {plan_id} — run "
-                            "label_preview() again",
+                            f"{change.path} changed since preview {plan_id}",
+                            fix="run {label_preview} again",
                             current_version=sha256_hex(current) if current is not None else "",
                         )
             view = self._plan_view("applied", plan)

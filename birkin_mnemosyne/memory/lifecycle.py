@@ -175,7 +175,8 @@ class LifecycleMixin(MemoryBase):
             last = last or transaction_id is None
         if not isinstance(last, bool) or (transaction_id is None) == (not last):
             raise InvalidInputError(
-                "give a transaction_id or last=True, not both or neither — journal() lists the ids"
+                "give a transaction_id or last=True, not both or neither",
+                fix="{journal} lists the ids",
             )
         with self._lock():
             if last:
@@ -185,7 +186,8 @@ class LifecycleMixin(MemoryBase):
             if kind is not None and entry["operation"] not in UNDO_KINDS.get(kind, (kind,)):
                 raise InvalidInputError(
                     f"transaction {transaction_id} is a {entry['operation']!r}, not of kind "
-                    f"{kind!r} — drop kind, or pick another id from journal()"
+                    f"{kind!r}",
+                    fix="drop kind, or pick another id from {journal}",
                 )
             about = {
                 "transaction_id": transaction_id,
@@ -236,7 +238,8 @@ class LifecycleMixin(MemoryBase):
         hint = f" (operations in it: {', '.join(seen)})" if seen and kind is not None else ""
         raise NoteNotFoundError(
             f"nothing to undo — the last {len(rows)} journal entries hold no committed "
-            f"{what}{hint}; `mnemosyne journal` lists them"
+            f"{what}{hint}",
+            fix="{journal} lists them",
         )
 
     def journal(self, limit: int = 20) -> dict:

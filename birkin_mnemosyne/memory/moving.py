@@ -76,7 +76,8 @@ class MovingMixin(LifecycleMixin):
             if plan_id is not None and plan_id != plan["plan_id"]:
                 raise VersionConflictError(
                     f"the notes changed since preview {plan_id} (the same move now plans as "
-                    f"{plan['plan_id']}) — look at the new preview before applying it",
+                    f"{plan['plan_id']})",
+                    fix="preview it again with {move} and apply that plan",
                     current_version=plan["plan_id"],
                 )
             old, new = plan["path"], plan["to"]

@@ -177,8 +177,8 @@ class ReadingMixin(MemoryBase):
 
         Returns ``{"notes": [note read, ...], "errors": [...]}`` in the order asked (a
         note named twice is read once); a key that names no note, or names several, or
-        a note without that ``section`` is an entry of ``errors`` (``key``, ``error``,
-        ``error_type``, ``candidates``) instead of failing the others. At most
+        a note without that ``section`` is an entry of ``errors`` (``key``,
+        ``error_type``, ``message``, ``candidates``) instead of failing the others. At most
         ``MAX_GET_KEYS`` keys.
         """
         if isinstance(keys, str) or not isinstance(keys, Iterable):
@@ -200,11 +200,12 @@ class ReadingMixin(MemoryBase):
                     key, section=section, outline=outline, max_chars=max_chars, offset=offset
                 )
             except (NoteNotFoundError, AmbiguousKeyError) as exc:
+                # The problem only: its fix would name the library's calls at every door.
                 errors.append(
                     {
                         "key": key,
-                        "error": str(exc),
                         "error_type": type(exc).__name__,
+                        "message": exc.message,
                         "candidates": list(exc.candidates),
                     }
                 )

@@ -71,7 +71,8 @@ class VaultMemory(
                 raise InvalidInputError(
                     "VaultMemory options need 'vault_path'"
                     + (f"; unknown option(s) {', '.join(map(str, unknown))}" if unknown else "")
-                    + f" — valid options: {', '.join(_OPTIONS)}"
+                    + f" — valid options: {', '.join(_OPTIONS)}",
+                    valid_choices=_OPTIONS,
                 )
             vault_path = options["vault_path"]
             if evidence_required is None:

@@ -65,7 +65,10 @@ class WritingMixin(MemoryBase):
         Returns the write shape with ``near_duplicates``.
         """
         if mode not in WRITE_MODES:
-            raise InvalidInputError(f"mode must be one of {', '.join(WRITE_MODES)}; got {mode!r}")
+            raise InvalidInputError(
+                f"mode must be one of {', '.join(WRITE_MODES)}; got {mode!r}",
+                valid_choices=WRITE_MODES,
+            )
         when = self._now(now)
         body = nio.check_body(body, max_bytes=self.max_note_bytes)
         fields = {
@@ -83,8 +86,8 @@ class WritingMixin(MemoryBase):
         self._check_expected_version(expected_version)
         if mode == "replace" and expected_version is None:
             raise InvalidInputError(
-                "replace needs expected_version: read the note with get_note() and pass its "
-                "version, so a change made since is never overwritten"
+                "replace needs expected_version, so a change made since is never overwritten",
+                fix="read the note with {get_note} and pass its version",
             )
         warnings = self._mark_warnings(body)
         with self._lock():
@@ -127,8 +130,8 @@ class WritingMixin(MemoryBase):
             isinstance(expected_version, str) and _VERSION_RE.fullmatch(expected_version)
         ):
             raise InvalidInputError(
-                f"expected_version must be the 64-hex-digit version from get_note, got "
-                f"{expected_version!r}"
+                f"expected_version must be a 64-hex-digit note version, got {expected_version!r}",
+                fix="take the version from {get_note}",
             )
 
     @staticmethod
@@ -149,7 +152,8 @@ class WritingMixin(MemoryBase):
         if expected is not None and expected != current:
             raise VersionConflictError(
                 f"{path} changed since you read it (expected version {expected[:12]}…, it is "
-                f"now {current[:12]}…) — read it again with get_note() and redo the change",
+                f"now {current})",
+                fix="read it again with {get_note} and redo the change",
                 current_version=current,
             )
         text, valid = nio.decode_note(data)
@@ -193,9 +197,8 @@ class WritingMixin(MemoryBase):
             version = sha256_hex(self._read(occupant))
             key = self.engine.key_of(occupant)
             raise NoteExistsError(
-                f"note {key!r} already exists at {occupant} (version {version}) — add to it "
-                "with mode='append', rewrite it with mode='replace' and expected_version, "
-                "or choose another title",
+                f"note {key!r} already exists at {occupant} (version {version})",
+                fix="add to it with {append}, rewrite it with {replace}, or choose another title",
                 key=key,
                 version=version,
             )
@@ -256,14 +259,16 @@ class WritingMixin(MemoryBase):
                 except NoteNotFoundError:
                     path = None
             if path is None:
+                make = "to make a new note, use {create}"
                 raise NoteNotFoundError(
-                    f"{missing} (to make a new note, use mode='create')",
+                    missing.message,
+                    fix=f"{missing.fix}; {make}" if missing.fix else make,
                     candidates=missing.candidates,
                 ) from None
         if folder is not None and zone_of(path) != folder:
             raise InvalidInputError(
-                f"note {path} is in zone {zone_of(path)!r}, not {folder!r} — leave zone out, "
-                "or move the note first with rezone()"
+                f"note {path} is in zone {zone_of(path)!r}, not {folder!r}",
+                fix="leave zone out, or move the note first with {rezone}",
             )
         return path
 
