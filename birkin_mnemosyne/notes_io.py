@@ -141,12 +141,12 @@ def check_title(title: object) -> tuple[str, str]:
     return title, slug
 
 
-def check_body(body: object, *, max_bytes: int) -> str:
-    """The body with ``\\n`` line endings; refuses non-text, empty (or only white space),
-    NUL bytes and oversize bodies."""
+def check_body(body: object, *, max_bytes: int, allow_empty: bool = False) -> str:
+    """The body with ``\\n`` line endings; refuses non-text, empty (or only white space)
+    unless ``allow_empty`` (a replacement that deletes), NUL bytes and oversize bodies."""
     if not isinstance(body, str):
         raise InvalidInputError(f"the body must be text (str), got {type(body).__name__}")
-    if not body.strip():
+    if not body.strip() and not allow_empty:
         raise InvalidInputError(
             "the body is empty — pass the text the note should hold (to archive a note, use forget)"
         )

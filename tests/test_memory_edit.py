@@ -249,3 +249,22 @@ def test_a_note_that_is_not_utf8_is_refused(memory, vault):
     with pytest.raises(WriteRefusedError, match="not valid UTF-8"):
         memory.edit_note("latin", "prepend", "x")
     assert (vault.root / "latin.md").read_bytes() == b"caf\xe9\n"
+
+
+def test_an_empty_replacement_deletes_the_match_or_clears_the_section(memory, vault):
+    memory.edit_note("restore", "find_replace", "", find=" Stop the workers.", now=T0)
+    text = (vault.root / "ops/restore.md").read_bytes().decode("utf-8-sig")
+    assert "Stop the API.\r\n" in text and "workers" not in text
+    version = memory.get_note("restore")["version"]
+    memory.edit_note(
+        "restore", "replace_section", "", section="Prepare", expected_version=version, now=T0
+    )
+    text = (vault.root / "ops/restore.md").read_bytes().decode("utf-8-sig")
+    assert "## Prepare" in text and "Stop the API" not in text and "Check the row counts" in text
+    # Prepending nothing is no edit at all.
+    with pytest.raises(InvalidInputError, match="empty"):
+        memory.edit_note("restore", "prepend", "  ", now=T0)
+    # and both deletions undo byte for byte
+    memory.undo(kind="edit")
+    memory.undo(kind="edit")
+    assert (vault.root / "ops/restore.md").read_bytes() == RUNBOOK

@@ -72,7 +72,10 @@ class EditingMixin(WritingMixin):
                 now=now,
             )
         when = self._now(now)
-        content = nio.check_body(content, max_bytes=self.max_note_bytes)
+        # A replacement may be empty: find_replace then deletes, replace_section clears.
+        content = nio.check_body(
+            content, max_bytes=self.max_note_bytes, allow_empty=operation != "prepend"
+        )
         if find is not None:
             if not isinstance(find, str):
                 raise InvalidInputError(f"find must be text (str), got {type(find).__name__}")
