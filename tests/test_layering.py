@@ -17,6 +17,7 @@ LAYERS = {
     "labels": 0,
     "glossary": 0,  # cross-language query words; reads glossary_data
     "glossary_data": 0,
+    "progress": 0,  # the on_progress event type; no I/O, no clock
     "redact": 1,  # reads the secret-hash file
     "vault_paths": 1,
     "discovery": 1,
@@ -32,6 +33,7 @@ LAYERS = {
     "ranking": 2,
     "note_kinds": 2,
     "snippets": 2,
+    "similarity": 2,  # the exact near-duplicate join
     "graph": 3,
     "semantic": 2,
     "fusion": 2,  # rank fusion maths; standard library only
