@@ -57,7 +57,8 @@ LAYERS = {
     "mcp_server": 5,  # package: build_server, one module per tool area, HTTP serving
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
-    "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
+    "mcp_main": 5,
+    "progress_view": 5,  # progress for people: the CLI's line, the MCP server's log  # the mnemosyne-mcp launcher: standard library until it serves
     "__main__": 5,
     "__init__": 5,
 }

@@ -311,6 +311,21 @@ def test_apply_compares_the_notes_once_after_writing(vault):
     assert result["summary"]["duplicates"] == 1
 
 
+def test_a_progress_callback_that_raises_mid_write_leaves_every_file_as_it_was(vault):
+    for i in range(4):
+        vault.write(f"n{i}.md", f"# Note {i}\n\nText {i}.\n")
+    before = snapshot(vault.root, state=False)
+
+    def cancel(event):
+        if event.phase == "write" and event.done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        apply_init(vault.root, now=T0, on_progress=cancel)
+    assert snapshot(vault.root, state=False) == before
+    assert plan_init(vault.root)["summary"]["changes"] == 4  # still all to do
+
+
 def test_preview_progress_counts_every_note(vault):
     for i in range(5):
         vault.write(f"n{i}.md", f"# Note {i}\n\nText {i}.\n")
