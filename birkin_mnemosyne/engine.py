@@ -796,12 +796,7 @@ class Mnemosyne:
 
         params = self.fusion or FusionParams()
         # The index may have been rebuilt since the search began (a damaged block).
-        hybrid.sync(
-            index,
-            self._generation,
-            lambda nid: self._embed_texts(index, nid),
-            on_progress=self.on_progress,
-        )
+        hybrid.sync(index, self._generation, lambda nid: self._embed_texts(index, nid))
         neighbours = hybrid.query(query, index, allowed=allowed, limit=FUSION_POOL)
         candidates = hybrid.similarities(query, index, [note.nid for note in ranked])
         fused = fuse(

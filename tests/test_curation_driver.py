@@ -81,6 +81,15 @@ def test_catalog_finds_a_pair_that_shares_only_words_every_note_has(vault):
     assert catalog["duplicates"][0]["shared_terms"] == ["alpha", "beta", "delta", "gamma"]
 
 
+def test_the_duplicate_check_reports_to_the_memory_progress_callback(vault):
+    for i in range(5):
+        vault.write(f"n{i}.md", f"# Note {i}\nText {i}.\n", dedent=False)
+    events = []
+    with VaultMemory(vault.root, clock=lambda: NOW, on_progress=events.append) as mem:
+        curation_catalog(mem, now=NOW)
+    assert [(e.phase, e.done, e.total) for e in events if e.finished][-1] == ("duplicates", 5, 5)
+
+
 def test_run_curation_pass_dry_run_then_apply(memory):
     seen = []
 

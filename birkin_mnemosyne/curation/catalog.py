@@ -46,7 +46,9 @@ def duplicate_pairs(
             "similarity": round(similarity, 3),
             "shared_terms": sorted(terms[a] & terms[b])[:12],
         }
-        for a, b, similarity in similar_pairs(terms, threshold)[:limit]
+        for a, b, similarity in similar_pairs(terms, threshold, on_progress=snapshot.on_progress)[
+            :limit
+        ]
     ]
 
 
