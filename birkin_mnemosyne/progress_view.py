@@ -172,7 +172,7 @@ class ProgressLog:
                 total = f" ({event.total:,} to do)" if event.total else ""
                 self._write(f"{event.label}: started{total}")
         elif event.finished and (self._announced or took >= self.delay):
-            count = f" {event.done:,}" if event.done != 1 else ""
-            self._write(f"{event.label}: done,{count} in {_seconds(took)}")
+            count = f", {event.done:,}" if event.done != 1 else ""
+            self._write(f"{event.label}: done{count} in {_seconds(took)}")
             self._announced = False
             self._phase = None

@@ -117,7 +117,7 @@ def test_the_log_announces_a_large_phase_at_once_and_a_long_single_step_at_its_e
     log(ProgressEvent("index-save", 0, 1))
     clock.now += 3
     log(ProgressEvent("index-save", 1, 1))
-    assert lines == ["saving the index: done, in 3.0 s"]
+    assert lines == ["saving the index: done in 3.0 s"]
 
 
 # --- through the CLI ----------------------------------------------------------------------
