@@ -50,6 +50,7 @@ from .errors import (
 )
 from .journal import FileChange, Journal
 from .notes_io import iso_utc
+from .progress import ProgressCallback
 from .redact import Redactor, load_secret_hashes
 from .vault_lock import LOCK_FILE, VaultLock
 from .vault_paths import check_note_path
@@ -106,16 +107,26 @@ class Plan:
     warnings: list[str] = field(default_factory=list)
     summary: dict = field(default_factory=dict)
     extra: dict = field(default_factory=dict)  # operation-specific keys of the view
+    # Report-only parts of the view (they never change ``files``), worked out by the
+    # first ``view()``: a plan built only to be checked never pays for them.
+    deferred: list[Callable[[Plan], None]] = field(default_factory=list)
 
     def add(self, change: FileChange, row: dict) -> None:
         self.files.append(change)
         self.changes.append(row)
+
+    def defer(self, fill: Callable[[Plan], None]) -> None:
+        """Run ``fill(plan)`` before the first ``view()`` (it may update ``extra``,
+        ``summary`` and ``warnings``, never ``files``)."""
+        self.deferred.append(fill)
 
     @property
     def plan_id(self) -> str:
         return compute_plan_id(self.operation, self.files)
 
     def view(self, mode: str = "preview") -> dict:
+        while self.deferred:
+            self.deferred.pop(0)(self)
         order = sorted(range(len(self.changes)), key=lambda i: self.changes[i]["path"])
         return {
             "mode": mode,
@@ -279,6 +290,7 @@ def apply_plan(
     plan_id: str | None,
     now: float | None,
     first: Plan | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
     """Rebuild the plan under the vault lock and write it as one journaled transaction.
 
@@ -287,6 +299,8 @@ def apply_plan(
     ``paths``. Raises ``VersionConflictError`` when ``plan_id`` is given and the vault
     or the source changed since that preview. ``first`` is a plan the caller already
     built without the lock (it is checked, then built again under the lock).
+    ``on_progress`` receives the journal's ``write`` phase; the view (and whatever the
+    plan deferred to it) is worked out after the lock is released.
     """
     plan_id = check_plan_id(plan_id)
     clock = _clock(now)
@@ -303,10 +317,11 @@ def apply_plan(
         current = _check_current(plan, plan_id)
         if not plan.files:
             return _unchanged(plan)
-        view = plan.view("applied")
         meta = {"plan_id": current, "summary": plan.summary}
         try:
-            result = Journal(vault, clock=clock).transaction(plan.operation, plan.files, meta=meta)
+            result = Journal(vault, clock=clock).transaction(
+                plan.operation, plan.files, meta=meta, on_progress=on_progress
+            )
         except JournalError as exc:
             raise VersionConflictError(str(exc), current_version=current) from exc
         except OSError as exc:
@@ -314,6 +329,7 @@ def apply_plan(
                 f"could not apply the {plan.operation} plan: {exc.strerror or exc} — the "
                 "journal put every file back"
             ) from exc
+    view = plan.view("applied")
     view.update(
         transaction_id=result["transaction_id"], state=result["state"], paths=result["paths"]
     )

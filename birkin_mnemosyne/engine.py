@@ -38,6 +38,7 @@ from .errors import (
 )
 from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
+from .progress import ProgressCallback, phase
 from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import MARK_RE, Redactor, load_secret_hashes
 from .snippets import make_snippet
@@ -124,6 +125,7 @@ class Mnemosyne:
         ranking: dict | None = None,
         parallel: bool | None = None,
         semantic: bool | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> None:
         root = Path(os.path.expanduser(str(vault)))
         if not root.is_dir():
@@ -138,6 +140,9 @@ class Mnemosyne:
         self.usage_max = usage_max  # the largest value usage_multiplier can return
         self.parallel = parallel  # None = decide by batch size; False = never
         self.clock = clock
+        # Receives the index builds and refreshes (phases index, index-save) and the
+        # vector builds (embed) this engine runs: progress.ProgressEvent values.
+        self.on_progress = on_progress
         overrides = {**self.config.ranking, **(ranking or {})}
         self._check_overrides(overrides)
         self.bm25 = BM25FParams.from_overrides(overrides)
@@ -365,13 +370,17 @@ class Mnemosyne:
         *,
         full: bool = False,
         paths: Iterable[str] | None = None,
-        progress: Callable[[int, int], None] | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> dict:
         """Bring the index up to date with the files; returns what changed.
 
         ``paths`` limits the pass to those vault-relative paths (what a writer just
         touched): the index reflects a write at once without a stat of every file.
+        ``on_progress`` (default: the engine's) receives the phase ``index`` (notes
+        parsed) when any note is to be parsed, then ``index-save`` when the cache is
+        written.
         """
+        on_progress = self.on_progress if on_progress is None else on_progress
         started = time.perf_counter()
         if full:
             self._index = Index()
@@ -413,15 +422,17 @@ class Mnemosyne:
         todo = sorted(changed + added)
         for path in deleted:
             index.remove(path)
-        for done, doc in enumerate(self._parse(todo), 1):
-            index.add(doc)
-            if progress is not None:
-                progress(done, len(todo))
+        with phase(on_progress if todo else None, "index", len(todo)) as parsing:
+            for doc in self._parse(todo):
+                index.add(doc)
+                parsing.advance()
         if deleted or todo or full:
             self._generation += 1
         if deleted or todo or full or not self.cache_path.exists():
             self._keys = self._live_count = None
-            self._save(index)
+            with phase(on_progress, "index-save", 1) as saving:
+                self._save(index)
+                saving.advance()
         return {
             "added": len(added),
             "changed": len(changed),
@@ -787,7 +798,12 @@ class Mnemosyne:
                 log.warning("%s", self._semantic_reason)
         if self._semantic is not None:
             index = self.index
-            self._semantic.sync(index, self._generation, lambda nid: self._embed_texts(index, nid))
+            self._semantic.sync(
+                index,
+                self._generation,
+                lambda nid: self._embed_texts(index, nid),
+                on_progress=self.on_progress,
+            )
             for message in self._semantic.warnings:
                 self._warn(message)
         return self._semantic

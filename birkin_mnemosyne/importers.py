@@ -76,6 +76,7 @@ from .change_plans import (
 )
 from .errors import InvalidInputError
 from .frontmatter import parse_frontmatter, render_frontmatter
+from .progress import ProgressCallback, phase
 from .redact import Redactor, mark
 from .source_files import (
     SourceRefused,
@@ -412,7 +413,9 @@ def _free_name(folder: str, stem: str, taken: set[str]) -> str:
         number += 1
 
 
-def _build_chatgpt(vault: Path, source: Path, zone: str) -> Plan:
+def _build_chatgpt(
+    vault: Path, source: Path, zone: str, on_progress: ProgressCallback | None = None
+) -> Plan:
     plan = Plan("import-chatgpt", vault)
     conversations = _load_conversations(source)
     config = vault_config(vault)
@@ -440,7 +443,9 @@ def _build_chatgpt(vault: Path, source: Path, zone: str) -> Plan:
     targets: list[Target] = []
     seen: set[str] = set()
     unchanged = empty = messages_total = 0
+    reading = phase(on_progress, "read", len(usable))
     for when, source_id, _number, conversation in usable:
+        reading.advance()
         label = f"chatgpt:{source_id}"
         if source_id in seen:
             plan.refused.append({"source": label, "reason": "appears twice in the export"})
@@ -480,6 +485,7 @@ def _build_chatgpt(vault: Path, source: Path, zone: str) -> Plan:
         targets.append(
             Target(label, path, after, {"kind": "conversation", "source": label, "detail": detail})
         )
+    reading.finish()
     unchanged += len(resolve_targets(vault, targets, existing, plan))
     if empty:
         plan.warnings.append(f"{empty} conversation(s) without any visible message were skipped")
@@ -497,13 +503,16 @@ def plan_chatgpt_import(
     *,
     zone: str = CHATGPT_ZONE,
     now: float | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
     """Preview importing a ChatGPT export (``.zip`` or ``conversations.json``); writes nothing.
 
-    ``now`` is accepted for symmetry: a plan never depends on the time.
+    ``now`` is accepted for symmetry: a plan never depends on the time. ``on_progress``
+    receives the ``read`` phase (conversations rendered).
     """
     vault = require_vault(vault)
-    return _build_chatgpt(vault, Path(os.path.expanduser(str(source))), check_zone(zone)).view()
+    source = Path(os.path.expanduser(str(source)))
+    return _build_chatgpt(vault, source, check_zone(zone), on_progress).view()
 
 
 def apply_chatgpt_import(
@@ -513,21 +522,29 @@ def apply_chatgpt_import(
     plan_id: str | None = None,
     zone: str = CHATGPT_ZONE,
     now: float | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
     """Import a ChatGPT export as one journaled transaction (see the module docstring).
 
     ``plan_id`` (from the preview) makes it refuse with ``VersionConflictError`` when the
     vault or the export changed since; ``now`` (unix seconds) stamps the journal entry.
+    ``on_progress`` receives ``read`` (once per build of the plan) and ``write``.
     """
     vault = require_vault(vault)
     path, zone = Path(os.path.expanduser(str(source))), check_zone(zone)
-    return apply_plan(vault, lambda: _build_chatgpt(vault, path, zone), plan_id=plan_id, now=now)
+
+    def build() -> Plan:
+        return _build_chatgpt(vault, path, zone, on_progress)
+
+    return apply_plan(vault, build, plan_id=plan_id, now=now, on_progress=on_progress)
 
 
 # --------------------------------------------------------------------------- Obsidian
 
 
-def _build_obsidian(vault: Path, source: str | Path, zone: str) -> Plan:
+def _build_obsidian(
+    vault: Path, source: str | Path, zone: str, on_progress: ProgressCallback | None = None
+) -> Plan:
     plan = Plan("import-obsidian", vault)
     folder = check_source_folder(source, vault, what="Obsidian vault")
     config = vault_config(vault)
@@ -538,7 +555,9 @@ def _build_obsidian(vault: Path, source: str | Path, zone: str) -> Plan:
     prefix = zone + "/" if zone else ""
     targets: list[Target] = []
     notes = attachments = 0
+    reading = phase(on_progress, "read", len(walked.files))
     for entry in walked.files:
+        reading.advance()
         if not entry.rel.lower().endswith(".md"):
             attachments += 1
             continue
@@ -562,6 +581,7 @@ def _build_obsidian(vault: Path, source: str | Path, zone: str) -> Plan:
                 {"kind": "note", "source": entry.rel, "detail": detail},
             )
         )
+    reading.finish()
     unchanged = len(resolve_targets(vault, targets, existing, plan))
     plan.extra.update(notes=notes, attachments_skipped=attachments)
     plan.summary.update(
@@ -582,10 +602,12 @@ def plan_obsidian_import(
     *,
     zone: str = OBSIDIAN_ZONE,
     now: float | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
-    """Preview importing the notes of an Obsidian vault folder; writes nothing."""
+    """Preview importing the notes of an Obsidian vault folder; writes nothing.
+    ``on_progress`` receives the ``read`` phase (source files read)."""
     vault = require_vault(vault)
-    return _build_obsidian(vault, source, check_zone(zone)).view()
+    return _build_obsidian(vault, source, check_zone(zone), on_progress).view()
 
 
 def apply_obsidian_import(
@@ -595,8 +617,14 @@ def apply_obsidian_import(
     plan_id: str | None = None,
     zone: str = OBSIDIAN_ZONE,
     now: float | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
-    """Import an Obsidian vault's notes as one journaled transaction."""
+    """Import an Obsidian vault's notes as one journaled transaction. ``on_progress``
+    receives ``read`` (once per build of the plan) and ``write``."""
     vault = require_vault(vault)
     zone = check_zone(zone)
-    return apply_plan(vault, lambda: _build_obsidian(vault, source, zone), plan_id=plan_id, now=now)
+
+    def build() -> Plan:
+        return _build_obsidian(vault, source, zone, on_progress)
+
+    return apply_plan(vault, build, plan_id=plan_id, now=now, on_progress=on_progress)

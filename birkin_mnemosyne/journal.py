@@ -46,6 +46,7 @@ from .errors import (
     UndoConflictError,
     VaultNotFoundError,
 )
+from .progress import ProgressCallback, phase
 from .vault_lock import DEFAULT_TIMEOUT, VaultLock
 
 __all__ = ["FORMAT", "JOURNAL_DIR", "STATES", "FileChange", "Journal", "check_transaction_id"]
@@ -270,14 +271,20 @@ class Journal:
     # -- public operations -------------------------------------------------------------
 
     def transaction(
-        self, operation: str, changes: list[FileChange], *, meta: dict | None = None
+        self,
+        operation: str,
+        changes: list[FileChange],
+        *,
+        meta: dict | None = None,
+        on_progress: ProgressCallback | None = None,
     ) -> dict:
         """Apply ``changes`` as one journaled, undoable transaction.
 
         Every file must still hold its ``before`` bytes, else nothing is written and a
         ``JournalError`` asks for a fresh preview. The entry is written (``prepared``)
         before the first file changes and marked ``committed`` after the last; if applying
-        fails part-way, the files already changed are put back before the error is raised.
+        fails part-way, the files already changed are put back before the error is raised
+        (also when ``on_progress``, which receives the ``write`` phase, raises).
         """
         if not isinstance(operation, str) or not operation.strip():
             raise InvalidInputError("operation must be a non-empty name such as 'archive'")
@@ -297,8 +304,10 @@ class Journal:
                 )
             entry = self._prepare(operation, checked, meta)
             try:
-                for change in checked:
-                    self._put(change.path, change.after)
+                with phase(on_progress, "write", len(checked)) as writing:
+                    for change in checked:
+                        self._put(change.path, change.after)
+                        writing.advance()
             except BaseException:
                 self._roll_back_failed_apply(entry, checked)
                 raise

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import _version
 from .errors import ExtraNotInstalledError, MnemosyneError
+from .progress_view import ProgressLog
 
 __all__ = ["build_parser", "main"]
 
@@ -44,6 +45,11 @@ EPILOG = f"""examples:
 
 Make a token with: python -c "import secrets; print(secrets.token_urlsafe(32))"
 """
+
+
+def _log_line(line: str) -> None:
+    """One line for the person watching the server: stderr, never stdout (the protocol)."""
+    print(f"{PROG}: {line}", file=sys.stderr, flush=True)
 
 
 class UsageError(Exception):
@@ -212,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             vault,
             evidence_required=True if args.evidence_required else None,
             recover=not args.read_only,  # a read-only server changes no file
+            # The first search of a large vault builds its index: say so, on stderr.
+            on_progress=ProgressLog(_log_line),
         )
         if args.semantic:
             memory.engine.use_semantic()

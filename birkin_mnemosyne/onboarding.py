@@ -21,7 +21,8 @@ frontmatter completion     for every note (``discovery.discover``: hidden folder
                            top-level folder singularised (``runbooks/pg/x.md`` ->
                            ``runbook``), else ``note`` for the inbox; ``tags``: ``[]``
 duplicates                 pairs of notes whose index-term sets have a Jaccard similarity
-                           >= 0.5 (``notes_io.NEAR_DUPLICATE_JACCARD``); reported only,
+                           >= 0.5 (``notes_io.NEAR_DUPLICATE_JACCARD``), found by the
+                           exact join of ``similarity.similar_pairs``; reported only,
                            never merged. Planned imports take part
 import (``import_dir``)    every file below the folder goes to
                            ``imports/<folder name>/<relative path>``: ``.md`` copied byte
@@ -40,11 +41,16 @@ same ``init`` (a later ``init`` without ``--import`` completes them like any not
 credentials found in them are reported in ``credentials`` but not redacted — the copy is
 lossless, and the index and every read redact them anyway. A note with invalid UTF-8 or
 invalid frontmatter is listed in ``skipped_notes`` and left alone.
+
+The duplicate report does not change what is written, so it is worked out once, when
+the result is shown: ``apply_init`` builds the plan twice (once to check it, once under
+the vault lock) but tokenizes and compares the notes only for the result it returns,
+after the files are written. Both functions take ``on_progress`` (``progress``): the
+phases ``read``, ``tokenize``, ``duplicates`` and, when applying, ``write``.
 """
 
 from __future__ import annotations
 
-import math
 import posixpath
 from collections import Counter
 from pathlib import Path
@@ -64,8 +70,10 @@ from .errors import InvalidInputError, InvalidPathError, VersionConflictError
 from .frontmatter import parse_frontmatter, render_frontmatter, set_frontmatter_key
 from .journal import FileChange
 from .markdown import parse_markdown
-from .notes_io import DEFAULT_NOTE_TYPE, NEAR_DUPLICATE_JACCARD, jaccard, note_title, term_set
+from .notes_io import DEFAULT_NOTE_TYPE, NEAR_DUPLICATE_JACCARD, note_title, term_set
+from .progress import ProgressCallback, phase
 from .redact import Redactor
+from .similarity import similar_pairs
 from .source_files import (
     SourceRefused,
     check_source_folder,
@@ -108,9 +116,11 @@ def _note_type(path: str, config: VaultConfig) -> str:
     return singular(slugify(path.split("/", 1)[0])) or DEFAULT_NOTE_TYPE
 
 
-def _complete_frontmatter(text: str, path: str, config: VaultConfig) -> tuple[str, dict] | str:
-    """``(new text, added keys)``; ``(text, {})`` when complete; a reason string if invalid."""
-    parsed = parse_frontmatter(text)
+def _complete_frontmatter(
+    text: str, parsed, path: str, config: VaultConfig
+) -> tuple[str, dict] | str:
+    """``(new text, added keys)``; ``(text, {})`` when complete; a reason string if invalid.
+    ``parsed`` is ``parse_frontmatter(text)``."""
     problems = [w for w in parsed.warnings if w.code == "invalid_frontmatter"]
     if problems:
         return f"{problems[0].message} (line {problems[0].line}) — fix it, then run init again"
@@ -138,47 +148,53 @@ def _complete_frontmatter(text: str, path: str, config: VaultConfig) -> tuple[st
     return bom + block + text[len(bom) :], added
 
 
-def similar_pairs(sets: dict[str, set[str]], threshold: float) -> list[tuple[str, str, float]]:
-    """Every pair of keys whose sets have Jaccard similarity >= ``threshold`` (0 < t <= 1).
-
-    An exact all-pairs similarity join with prefix and size filtering (Chaudhuri, Ganti
-    and Kaushik, "A Primitive Operator for Similarity Joins", ICDE 2006; Bayardo, Ma and
-    Srikant, "Scaling Up All Pairs Similarity Search", WWW 2007): with the terms of every
-    set in one global order (rarest first), two sets with Jaccard >= t must share a term
-    among the first ``|x| - ceil(t*|x|) + 1`` of each, and their sizes must be within a
-    factor t. Only the candidates that pass are compared in full. Returns
-    ``(a, b, similarity)`` with ``a < b``, most similar first.
-    """
-    frequency = Counter(term for terms in sets.values() for term in terms)
-    ordered = {
-        key: sorted(terms, key=lambda term: (frequency[term], term))
-        for key, terms in sets.items()
-        if terms
-    }
-    index: dict[str, list[str]] = {}
-    pairs: list[tuple[str, str, float]] = []
-    for key in sorted(ordered, key=lambda k: (len(ordered[k]), k)):
-        terms = ordered[key]
-        size = len(terms)
-        candidates: set[str] = set()
-        for term in terms[: size - math.ceil(threshold * size) + 1]:
-            candidates.update(index.setdefault(term, []))
-            index[term].append(key)
-        for other in candidates:
-            if len(ordered[other]) < threshold * size:  # earlier sets are never larger
-                continue
-            similarity = jaccard(sets[key], sets[other])
-            if similarity >= threshold:
-                a, b = sorted((key, other))
-                pairs.append((a, b, similarity))
-    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
-    return pairs
-
-
 def _terms(parsed, path: str) -> set[str]:
     """The index terms of a note (title as the index sees it, then the body)."""
     h1 = parse_markdown(parsed.body).h1 if parsed.data.get("title") in (None, "") else None
     return term_set(note_title(parsed.data, h1, path), parsed.body)
+
+
+class _Memo:
+    """The per-note work of a build, kept for the next build of the same apply: a note
+    whose bytes are the same is not parsed twice. A reading is the parsed frontmatter
+    and what ``_complete_frontmatter`` made of the text."""
+
+    def __init__(self) -> None:
+        self.readings: dict[str, tuple[bytes, tuple]] = {}
+
+    def reading(self, path: str, data: bytes, text: str, config: VaultConfig) -> tuple:
+        kept = self.readings.get(path)
+        if kept is not None and kept[0] == data:
+            return kept[1]
+        parsed = parse_frontmatter(text)
+        reading = (parsed, _complete_frontmatter(text, parsed, path, config))
+        self.readings[path] = (data, reading)
+        return reading
+
+
+def _add_duplicates(plan: Plan, notes: dict, on_progress: ProgressCallback | None) -> None:
+    """Compare the notes (path -> parsed frontmatter) and put the pairs in the plan's view."""
+    term_sets = {}
+    with phase(on_progress, "tokenize", len(notes)) as tokenizing:
+        for path, parsed in notes.items():
+            term_sets[path] = _terms(parsed, path)
+            tokenizing.advance()
+    pairs = similar_pairs(term_sets, NEAR_DUPLICATE_JACCARD, on_progress=on_progress)
+    plan.extra["duplicates"] = [
+        {"a": a, "b": b, "similarity": round(similarity, 3)}
+        for a, b, similarity in pairs[:MAX_DUPLICATES_LISTED]
+    ]
+    # In the summary's usual place (after the additions), not at its end.
+    summary = dict(plan.summary)
+    plan.summary.clear()
+    for key, value in summary.items():
+        plan.summary[key] = value
+        if key == "frontmatter_additions":
+            plan.summary["duplicates"] = len(pairs)
+    if len(pairs) > MAX_DUPLICATES_LISTED:
+        plan.warnings.append(
+            f"{len(pairs)} duplicate candidates; the {MAX_DUPLICATES_LISTED} most similar are listed"
+        )
 
 
 def _import_folder_zone(folder: Path) -> str:
@@ -267,7 +283,13 @@ def _plan_imports(
     return owned, planned_texts
 
 
-def _build(vault: Path, import_dir: str | Path | None) -> Plan:
+def _build(
+    vault: Path,
+    import_dir: str | Path | None,
+    *,
+    memo: _Memo | None = None,
+    on_progress: ProgressCallback | None = None,
+) -> Plan:
     if vault.exists() and not vault.is_dir():
         raise InvalidInputError(f"{vault} is a file, not a folder — give the vault folder")
     plan = Plan(OPERATION, vault)
@@ -283,10 +305,14 @@ def _build(vault: Path, import_dir: str | Path | None) -> Plan:
         owned, new_texts = _plan_imports(
             plan, vault, import_dir, config, vault_redactor(config), existing
         )
+    memo = _Memo() if memo is None else memo
     additions: list[dict] = []
     skipped: list[dict] = []
-    term_sets: dict[str, set[str]] = {}
-    for path in sorted(existing.values()):
+    compared: dict[str, object] = {}  # path -> parsed frontmatter, for the duplicate check
+    paths = sorted(existing.values())
+    reading = phase(on_progress, "read", len(paths))
+    for path in paths:
+        reading.advance()
         try:
             data = (vault / path).read_bytes()
         except OSError as exc:
@@ -297,11 +323,10 @@ def _build(vault: Path, import_dir: str | Path | None) -> Plan:
         except UnicodeDecodeError:
             skipped.append({"path": path, "reason": "not valid UTF-8 — re-save it as UTF-8"})
             continue
-        parsed = parse_frontmatter(text)
-        term_sets[path] = _terms(parsed, path)
+        parsed, completed = memo.reading(path, data, text, config)
+        compared[path] = parsed
         if path.casefold() in owned:
             continue
-        completed = _complete_frontmatter(text, path, config)
         if isinstance(completed, str):
             skipped.append({"path": path, "reason": completed})
             continue
@@ -317,45 +342,43 @@ def _build(vault: Path, import_dir: str | Path | None) -> Plan:
                 },
             )
             additions.append({"path": path, "add": added})
+    reading.finish()
     for path, text in new_texts.items():
-        term_sets[path] = _terms(parse_frontmatter(text), path)
-    pairs = similar_pairs(term_sets, NEAR_DUPLICATE_JACCARD)
-    duplicates = [
-        {"a": a, "b": b, "similarity": round(similarity, 3)}
-        for a, b, similarity in pairs[:MAX_DUPLICATES_LISTED]
-    ]
-    if len(pairs) > MAX_DUPLICATES_LISTED:
-        plan.warnings.append(
-            f"{len(pairs)} duplicate candidates; the {MAX_DUPLICATES_LISTED} most similar are listed"
-        )
+        compared[path] = parse_frontmatter(text)
     for note in skipped:
         plan.warnings.append(f"{note['path']} left alone: {note['reason']}")
     plan.extra.update(
         notes_found=len(existing),
         frontmatter_additions=additions,
-        duplicates=duplicates,
+        duplicates=[],
         skipped_notes=skipped,
     )
     plan.summary.update(
         notes_found=len(existing),
         frontmatter_additions=len(additions),
-        duplicates=len(pairs),
         skipped_notes=len(skipped),
         refused=len(plan.refused),
         changes=len(plan.files),
     )
+    # Filled in when the plan is shown: the files and the plan id never depend on it.
+    plan.defer(lambda plan: _add_duplicates(plan, compared, on_progress))
     return plan
 
 
 def plan_init(
-    vault: str | Path, *, import_dir: str | Path | None = None, now: float | None = None
+    vault: str | Path,
+    *,
+    import_dir: str | Path | None = None,
+    now: float | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
     """Preview onboarding of ``vault`` (which need not exist yet); writes nothing.
 
     ``now`` is accepted for symmetry with ``apply_init``: a plan never depends on the
-    time, so the preview and the apply agree on every byte.
+    time, so the preview and the apply agree on every byte. ``on_progress`` receives
+    ``progress.ProgressEvent`` values (phases ``read``, ``tokenize``, ``duplicates``).
     """
-    return _build(Path(vault).expanduser(), import_dir).view()
+    return _build(Path(vault).expanduser(), import_dir, on_progress=on_progress).view()
 
 
 def apply_init(
@@ -364,19 +387,27 @@ def apply_init(
     plan_id: str | None = None,
     import_dir: str | Path | None = None,
     now: float | None = None,
+    on_progress: ProgressCallback | None = None,
 ) -> dict:
     """Apply the onboarding plan as one journaled transaction (creating the vault folder).
 
     With ``plan_id`` (from ``plan_init``) the plan is refused with
     ``VersionConflictError`` if the vault or the import folder changed since. ``now``
     (unix seconds) stamps the journal entry. The result adds ``created_vault``.
+    ``on_progress`` receives the phases ``read`` (once per build), ``write``, then
+    ``tokenize`` and ``duplicates``.
     """
     vault = Path(vault).expanduser()
     plan_id = check_plan_id(plan_id)
+    memo = _Memo()
+
+    def build() -> Plan:
+        return _build(vault, import_dir, memo=memo, on_progress=on_progress)
+
     first = None
     if not vault.exists():
         # Check everything (the import folder, the plan id) before creating the folder.
-        first = _build(vault, import_dir)
+        first = build()
         if plan_id is not None and first.plan_id != plan_id:
             raise VersionConflictError(
                 f"the plan changed since the preview (plan {plan_id[:16]} now plans as "
@@ -385,7 +416,7 @@ def apply_init(
             )
         vault.mkdir(parents=True)
     result = apply_plan(
-        vault, lambda: _build(vault, import_dir), plan_id=plan_id, now=now, first=first
+        vault, build, plan_id=plan_id, now=now, first=first, on_progress=on_progress
     )
     result["created_vault"] = first is not None
     result["summary"]["create_vault"] = first is not None

@@ -42,6 +42,7 @@ from pathlib import Path
 from .atomic import atomic_write_bytes, atomic_write_text
 from .cache import cache_dir
 from .errors import ExtraNotInstalledError, InvalidInputError
+from .progress import ProgressCallback, phase
 
 __all__ = [
     "DEFAULT_MODEL",
@@ -300,11 +301,14 @@ class SemanticIndex:
         index,
         generation,
         section_texts: Callable[[int], list[str] | None],
+        *,
+        on_progress: ProgressCallback | None = None,
     ) -> dict:
         """Bring the vectors in line with ``index``; ``section_texts(nid)`` reads a note.
 
         Returns ``{"embedded": n, "pruned": n}``. Does nothing when ``generation`` (the
-        engine's index version) has not changed since the last call.
+        engine's index version) has not changed since the last call. ``on_progress``
+        receives the ``embed`` phase (sections embedded) when any section is new.
         """
         if generation is not None and generation == self._generation:
             return {"embedded": 0, "pruned": 0}
@@ -347,11 +351,14 @@ class SemanticIndex:
         fresh = {}
         if todo:
             texts = list(todo.values())
+            digests = list(todo)
             self.embedded += len(texts)
-            for start in range(0, len(texts), EMBED_BATCH):
-                chunk = self.embed(texts[start : start + EMBED_BATCH])
-                for digest, row in zip(list(todo)[start : start + EMBED_BATCH], chunk):
-                    fresh[digest] = row
+            with phase(on_progress, "embed", len(texts)) as embedding:
+                for start in range(0, len(texts), EMBED_BATCH):
+                    chunk = self.embed(texts[start : start + EMBED_BATCH])
+                    for digest, row in zip(digests[start : start + EMBED_BATCH], chunk):
+                        fresh[digest] = row
+                    embedding.advance(len(chunk))
         changed = bool(todo) or pruned or notes != self._notes
         if fresh:
             self.contract["dimensions"] = int(next(iter(fresh.values())).shape[0])

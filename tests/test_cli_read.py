@@ -161,22 +161,3 @@ def test_search_highlights_query_words_only_on_a_terminal(notes, cli, monkeypatc
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     code, out, _ = cli("--vault", notes.root, "search", "pg_restore dump")
     assert code == 0 and "\033[1mdump\033[0m" in out
-
-
-def test_progress_bar_draws_on_a_terminal_only():
-    import io
-
-    from birkin_mnemosyne.cli.output import Progress
-
-    class Terminal(io.StringIO):
-        def isatty(self):
-            return True
-
-    stream = Terminal()
-    bar = Progress("indexing", stream=stream)
-    for done in range(0, 401, 100):
-        bar(done, 400)
-    assert stream.getvalue().endswith("] 400/400\n") and "\r" in stream.getvalue()
-    quiet = io.StringIO()
-    Progress("indexing", stream=quiet)(400, 400)
-    assert quiet.getvalue() == ""

@@ -105,6 +105,31 @@ def test_run_curation_pass_shows_the_model_the_untrusted_logs(memory):
     assert "log line 42" in seen[0].split("Captured logs", 1)[1]
 
 
+def test_catalog_finds_a_pair_that_shares_only_words_every_note_has(vault):
+    # 52 notes share four words and little else (similarity 0.25 between them); two
+    # more share those four words and almost nothing else (4/6). Pairs are not
+    # proposed from rare words only: these two are found.
+    common = "alpha beta gamma delta"
+    for i in range(52):
+        unique = " ".join(f"w{i}x{j}" for j in range(6))
+        vault.write(f"filler/n{i}.md", f"{common} {unique}\n", dedent=False)
+    vault.write("pair/one.md", f"{common} lonely\n", dedent=False)
+    vault.write("pair/two.md", f"{common} single\n", dedent=False)
+    with VaultMemory(vault.root, clock=lambda: NOW) as mem:
+        catalog = curation_catalog(mem, now=NOW)
+    assert [(p["a"], p["b"]) for p in catalog["duplicates"]] == [("pair/one.md", "pair/two.md")]
+    assert catalog["duplicates"][0]["shared_terms"] == ["alpha", "beta", "delta", "gamma"]
+
+
+def test_the_duplicate_check_reports_to_the_memory_progress_callback(vault):
+    for i in range(5):
+        vault.write(f"n{i}.md", f"# Note {i}\nText {i}.\n", dedent=False)
+    events = []
+    with VaultMemory(vault.root, clock=lambda: NOW, on_progress=events.append) as mem:
+        curation_catalog(mem, now=NOW)
+    assert [(e.phase, e.done, e.total) for e in events if e.finished][-1] == ("duplicates", 5, 5)
+
+
 def test_run_curation_pass_dry_run_then_apply(memory):
     seen = []
 

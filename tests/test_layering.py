@@ -18,6 +18,7 @@ LAYERS = {
     "glossary": 0,  # cross-language query words; reads glossary_data
     "glossary_data": 0,
     "time_bounds": 0,  # since/until windows; the clock is passed in
+    "progress": 0,  # the on_progress event type; no I/O, no clock
     "redact": 1,  # reads the secret-hash file
     "vault_paths": 1,
     "discovery": 1,
@@ -33,6 +34,7 @@ LAYERS = {
     "ranking": 2,
     "note_kinds": 2,
     "snippets": 2,
+    "similarity": 2,  # the exact near-duplicate join
     "graph": 3,
     "semantic": 2,
     "fusion": 2,  # rank fusion maths; standard library only
@@ -58,7 +60,8 @@ LAYERS = {
     "mcp_server": 5,  # package: build_server, one module per tool area, HTTP serving
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
-    "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
+    "mcp_main": 5,
+    "progress_view": 5,  # progress for people: the CLI's line, the MCP server's log  # the mnemosyne-mcp launcher: standard library until it serves
     "__main__": 5,
     "__init__": 5,
 }

@@ -292,6 +292,53 @@ def test_a_planned_import_is_compared_with_the_vault_notes(vault, tmp_path):
     ]
 
 
+def test_apply_compares_the_notes_once_after_writing(vault):
+    vault.write("a.md", "# Kafka retention\n\nTopics keep seven days of messages on disk.\n")
+    vault.write("b.md", "# Kafka retention\n\nTopics keep seven days of messages.\n")
+    events = []
+    result = apply_init(vault.root, now=T0, on_progress=events.append)
+    finished = [event.phase for event in events if event.finished]
+    # Built twice (a vault without a lock file is checked before the lock is taken),
+    # the notes are tokenized and compared only for the result, after the write.
+    assert finished == ["read", "read", "write", "tokenize", "duplicates"]
+    assert [(d["a"], d["b"]) for d in result["duplicates"]] == [("a.md", "b.md")]
+    assert list(result["summary"])[:4] == [
+        "create_vault",
+        "notes_found",
+        "frontmatter_additions",
+        "duplicates",
+    ]
+    assert result["summary"]["duplicates"] == 1
+
+
+def test_a_progress_callback_that_raises_mid_write_leaves_every_file_as_it_was(vault):
+    for i in range(4):
+        vault.write(f"n{i}.md", f"# Note {i}\n\nText {i}.\n")
+    before = snapshot(vault.root, state=False)
+
+    def cancel(event):
+        if event.phase == "write" and event.done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        apply_init(vault.root, now=T0, on_progress=cancel)
+    assert snapshot(vault.root, state=False) == before
+    assert plan_init(vault.root)["summary"]["changes"] == 4  # still all to do
+
+
+def test_preview_progress_counts_every_note(vault):
+    for i in range(5):
+        vault.write(f"n{i}.md", f"# Note {i}\n\nText {i}.\n")
+    events = []
+    plan_init(vault.root, on_progress=events.append)
+    assert [e.phase for e in events if e.finished] == ["read", "tokenize", "duplicates"]
+    assert {(e.phase, e.total) for e in events} == {
+        ("read", 5),
+        ("tokenize", 5),
+        ("duplicates", 5),
+    }
+
+
 _term_sets = st.dictionaries(
     st.text("abcdefgh", min_size=1, max_size=3),
     st.sets(st.sampled_from("pqrstuvwxyz"), max_size=8),

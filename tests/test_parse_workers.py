@@ -192,12 +192,12 @@ def popen(*args, **kwargs):
 
 workers.subprocess.Popen = popen
 
-def progress(done, total):
-    if done == 1:  # the workers are up: say who they are, then hang until killed
+def progress(event):
+    if event.phase == "index" and event.done:  # workers are up: name them, hang till killed
         print(*pids, flush=True)
         sys.stdin.read()
 
-Mnemosyne({vault!r}).refresh(progress=progress)
+Mnemosyne({vault!r}).refresh(on_progress=progress)
 """
 
 

@@ -250,3 +250,16 @@ def test_a_query_the_model_does_not_know_keeps_the_lexical_order(notes, model):
     key = "best_weak" if lexical["no_strong_match"] else "hits"
     assert [h["path"] for h in fused[key]] == [h["path"] for h in lexical[key]]
     assert all(h["provenance"] in ("keyword", "both") for h in fused[key])
+
+
+def test_building_the_vectors_reports_every_section_embedded(notes, model):
+    events = []
+    search = engine(notes, model, on_progress=events.append)
+    search.search("restore the database")
+    embedded = [event for event in events if event.phase == "embed"]
+    assert embedded[0].done == 0 and embedded[-1].finished
+    sections = sum(len(search.index.note_sections(nid)) for nid in range(3))
+    assert embedded[-1].total == search._semantic.embedded == sections >= 5
+    events.clear()
+    search.search("restore the database")
+    assert not [event for event in events if event.phase == "embed"]  # nothing new

@@ -104,11 +104,11 @@ def popen(*args, **kwargs):
     return proc
 workers.subprocess.Popen = popen
 told = []
-def progress(done, total):
-    if not told:
+def progress(event):
+    if event.phase == "index" and event.done and not told:  # the workers are up
         told.append(1)
         print("pids", *pids, flush=True)
-Mnemosyne(vault).refresh(full=True, progress=progress)
+Mnemosyne(vault).refresh(full=True, on_progress=progress)
 print("done", flush=True)
 """
 

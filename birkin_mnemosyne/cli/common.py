@@ -79,8 +79,14 @@ def expand(path: str) -> Path:
 
 
 def open_memory(args) -> VaultMemory:
-    """The vault of this invocation; ``VaultNotFoundError`` (exit 2) when it is missing."""
-    return VaultMemory(args.vault)
+    """The vault of this invocation; ``VaultNotFoundError`` (exit 2) when it is missing.
+    Its index builds report to the command's progress line (``progress_view``)."""
+    return VaultMemory(args.vault, on_progress=progress_of(args))
+
+
+def progress_of(args):
+    """The command's progress callback (``None`` with ``--quiet``)."""
+    return getattr(args, "progress", None)
 
 
 def read_body(args) -> str:

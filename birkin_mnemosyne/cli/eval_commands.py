@@ -6,7 +6,7 @@ import sys
 
 from ..errors import InvalidInputError
 from ..evaluate import DEFAULT_K, evaluate, load_cases
-from .common import add_command, add_json_flag
+from .common import add_command, add_json_flag, progress_of
 from .output import print_json
 
 
@@ -83,7 +83,7 @@ def run_eval(args) -> int:
     from ..engine import Mnemosyne
 
     # Open the vault first: a missing vault is the error to report, not the case file.
-    with Mnemosyne(args.vault, ranking=settings or None) as engine:
+    with Mnemosyne(args.vault, ranking=settings or None, on_progress=progress_of(args)) as engine:
         cases = load_cases(args.cases)
         report = evaluate(engine, cases, k=args.k)
     report["ranking"] = settings

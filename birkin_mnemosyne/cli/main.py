@@ -23,6 +23,7 @@ from pathlib import Path
 
 from .. import _version
 from ..errors import MnemosyneError, VaultNotFoundError, error_dict
+from ..progress_view import ProgressLine
 from . import (
     curation_commands,
     eval_commands,
@@ -62,6 +63,10 @@ EPILOG = """examples:
 the vault: --vault PATH (before or after the command), else $MNEMOSYNE_VAULT, else
 ~/.birkin-mnemosyne/vault. Only `init` creates it.
 
+progress: long work (a first index build, init, an import) shows progress on stderr
+once it has taken 1.5 s ($MNEMOSYNE_PROGRESS_DELAY seconds); -v from the start, -q never.
+stdout carries only the results (with --json, only the JSON).
+
 exit status: 0 ok, 1 not found or nothing matched, 2 invalid input or missing vault,
 3 conflict or refused write, 4 internal error (a bug: please report it). An error is
 one line on stderr; with --json it is one JSON object there instead:
@@ -93,7 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mnemosyne {_version.__version__}")
     _add_vault(parser, default=None)
-    parser.add_argument("-v", "--verbose", action="store_true", help="log progress to stderr")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show progress from the start (not only after a few seconds) and log more",
+    )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress lines (warnings still print)"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for group in COMMAND_GROUPS:
         for register in group:
@@ -154,8 +167,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     args.vault = resolve_vault(args.vault)
     wants_json = bool(getattr(args, "json", False))
+    # Long work (a first index build, init, an import) reports here: on stderr, and
+    # only once it has taken a while (at once with -v; never with -q).
+    args.progress = None if args.quiet else ProgressLine(delay=0.0 if args.verbose else None)
     try:
-        code = int(args.handler(args) or 0)
+        try:
+            code = int(args.handler(args) or 0)
+        finally:
+            if args.progress is not None:
+                args.progress.close()  # before any error line, never in the middle of one
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return code
     except VaultNotFoundError as exc:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..engine import Mnemosyne
-from .common import CommandError, add_command, add_json_flag, open_memory
-from .output import Progress, describe_labels, note, print_json, print_transaction, warn
+from .common import CommandError, add_command, add_json_flag, open_memory, progress_of
+from .output import describe_labels, note, print_json, print_transaction, warn
 
 
 def register_label(sub):
@@ -194,8 +194,9 @@ def register_reindex(sub):
         "reindex",
         help="bring the search index up to date (--full rebuilds it)",
         description=(
-            "Re-read changed notes (or all of them with --full). Shows a progress bar on\n"
-            "stderr for long runs. The index is derived: rebuilding it loses nothing."
+            "Re-read changed notes (or all of them with --full). Shows progress on stderr\n"
+            "once it takes a while (-v: from the start, -q: never). The index is derived:\n"
+            "rebuilding it loses nothing."
         ),
         examples=["mnemosyne reindex", "mnemosyne reindex --full"],
     )
@@ -206,8 +207,8 @@ def register_reindex(sub):
 
 
 def run_reindex(args) -> int:
-    with Mnemosyne(args.vault) as engine:
-        result = engine.refresh(full=args.full, progress=Progress("indexing"))
+    with Mnemosyne(args.vault, on_progress=progress_of(args)) as engine:
+        result = engine.refresh(full=args.full)
         for warning in engine.warnings:
             warn(warning)
     if args.json:

@@ -8,7 +8,7 @@ command that may create the vault folder.
 
 from __future__ import annotations
 
-from .common import add_command, add_json_flag, expand
+from .common import add_command, add_json_flag, expand, progress_of
 from .output import note, print_json, print_transaction, warn
 
 
@@ -108,10 +108,13 @@ def run_init(args) -> int:
     from .. import onboarding  # imported on use: the other commands never need it
 
     import_dir = None if args.import_dir is None else expand(args.import_dir)
+    progress = progress_of(args)
     if args.apply:
-        result = onboarding.apply_init(args.vault, plan_id=args.plan_id, import_dir=import_dir)
+        result = onboarding.apply_init(
+            args.vault, plan_id=args.plan_id, import_dir=import_dir, on_progress=progress
+        )
     else:
-        result = onboarding.plan_init(args.vault, import_dir=import_dir)
+        result = onboarding.plan_init(args.vault, import_dir=import_dir, on_progress=progress)
     return _finish(args, result)
 
 
@@ -178,6 +181,7 @@ def _run_import(args, kind: str) -> int:
     }[kind]
     source = expand(args.source)
     options = {} if args.zone is None else {"zone": args.zone}
+    options["on_progress"] = progress_of(args)
     if args.apply:
         result = apply(args.vault, source, plan_id=args.plan_id, **options)
     else:

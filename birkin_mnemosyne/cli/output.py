@@ -1,4 +1,5 @@
-"""Printing helpers shared by the subcommands: JSON, highlighting, progress."""
+"""Printing helpers shared by the subcommands: JSON, highlighting, warnings (progress
+lines are ``progress_view.ProgressLine``)."""
 
 from __future__ import annotations
 
@@ -27,29 +28,6 @@ def highlight(text: str, words: list[str], enabled: bool) -> str:
 
 def query_words(query: str) -> list[str]:
     return [w for w in re.split(r"\W+", normalize(query)) if w]
-
-
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
-
-    def __init__(self, label: str, *, stream=None) -> None:
-        self.label = label
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty()
-        self._last = -1
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total < 200:
-            return
-        percent = done * 100 // total
-        if percent == self._last and done != total:
-            return
-        self._last = percent
-        filled = percent * 30 // 100
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}")
-        if done == total:
-            self.stream.write("\n")
-        self.stream.flush()
 
 
 def warn(message: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..frontmatter import parse_frontmatter
-from ..notes_io import jaccard, term_set
+from ..notes_io import term_set
+from ..similarity import similar_pairs
 from .gate import archive_cap
 from .snapshot import Snapshot
 
@@ -20,9 +21,6 @@ CATALOG_FORMAT = "mnemosyne-curation-catalog/1"
 # Enough for a model's context window; the rest is counted, not listed.
 MAX_CATALOG_NOTES = 400
 MAX_PAIRS = 50
-# A term in more notes than this is too common to propose pairs on (it would make the
-# candidate search quadratic); the Jaccard similarity still counts it.
-COMMON_TERM_NOTES = 50
 DUPLICATE_JACCARD = 0.5
 
 
@@ -37,33 +35,21 @@ def _body_terms(snapshot: Snapshot) -> dict[str, set[str]]:
 def duplicate_pairs(
     snapshot: Snapshot, threshold: float = DUPLICATE_JACCARD, limit: int = MAX_PAIRS
 ) -> list[dict]:
-    """Note pairs whose term sets overlap by at least ``threshold`` (Jaccard), best first."""
+    """The ``limit`` most similar note pairs whose term sets overlap by at least
+    ``threshold`` (Jaccard), best first: every such pair is considered
+    (``similarity.similar_pairs``, an exact join), not only those sharing a rare term."""
     terms = _body_terms(snapshot)
-    postings: dict[str, list[str]] = {}
-    for path, words in terms.items():
-        for word in words:
-            postings.setdefault(word, []).append(path)
-    shared: Counter = Counter()
-    for paths in postings.values():
-        if 1 < len(paths) <= COMMON_TERM_NOTES:
-            paths = sorted(paths)
-            for i, a in enumerate(paths):
-                for b in paths[i + 1 :]:
-                    shared[(a, b)] += 1
-    pairs = []
-    for (a, b), _ in shared.most_common(limit * 20):
-        similarity = jaccard(terms[a], terms[b])
-        if similarity >= threshold:
-            pairs.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "similarity": round(similarity, 3),
-                    "shared_terms": sorted(terms[a] & terms[b])[:12],
-                }
-            )
-    pairs.sort(key=lambda p: (-p["similarity"], p["a"], p["b"]))
-    return pairs[:limit]
+    return [
+        {
+            "a": a,
+            "b": b,
+            "similarity": round(similarity, 3),
+            "shared_terms": sorted(terms[a] & terms[b])[:12],
+        }
+        for a, b, similarity in similar_pairs(terms, threshold, on_progress=snapshot.on_progress)[
+            :limit
+        ]
+    ]
 
 
 def build_catalog(snapshot: Snapshot, stale_paths: list[str]) -> dict:

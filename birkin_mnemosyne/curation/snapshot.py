@@ -26,6 +26,7 @@ from ..dynamics import UsageStore
 from ..engine import Mnemosyne
 from ..frontmatter import parse_frontmatter
 from ..graph import LinkGraph
+from ..progress import ProgressCallback
 from ..vault_paths import zone_of
 
 __all__ = ["IDENTITY_NAMES", "NoteInfo", "Snapshot", "open_parts", "take_snapshot"]
@@ -75,6 +76,8 @@ class Snapshot:
     now: float
     graph: LinkGraph | None = None
     names: dict[str, tuple[str, ...]] = field(default_factory=dict)  # path -> title, aliases
+    # Where the long steps over the snapshot (the duplicate check) report: the engine's.
+    on_progress: ProgressCallback | None = None
 
     def resolve_name(self, name: str, zone: str = "") -> str | None:
         """Where a wikilink to ``name`` from ``zone`` leads (``graph.LinkGraph``), or None."""
@@ -143,7 +146,15 @@ def take_snapshot(parts: _Parts, now: float) -> Snapshot:
     metas = {path: index.notes[index.by_path[path]] for path in keys}
     graph = LinkGraph(keys, metas)
     names = engine.note_names()
-    snap = Snapshot(parts.vault, {}, keys, now, graph, {p: names[p] for p in keys if p in names})
+    snap = Snapshot(
+        parts.vault,
+        {},
+        keys,
+        now,
+        graph,
+        {p: names[p] for p in keys if p in names},
+        on_progress=engine.on_progress,
+    )
     model = parts.usage.model
     for path in sorted(keys):
         meta = metas[path]

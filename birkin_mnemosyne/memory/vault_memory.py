@@ -19,6 +19,7 @@ from ..dynamics import MAX_BOOST, UsageStore
 from ..engine import Mnemosyne
 from ..errors import ConfigError, InvalidInputError
 from ..journal import Journal
+from ..progress import ProgressCallback
 from ..vault_lock import DEFAULT_TIMEOUT, VaultLock
 from .activity import ActivityMixin
 from .base import STATE_DIR
@@ -51,7 +52,9 @@ class VaultMemory(
     dict form takes the keyword names below as keys). ``evidence_required`` overrides
     the vault configuration; ``clock`` (unix seconds) is injected by tests and is the
     default ``now`` of every method that takes one; ``recover=False`` skips crash
-    recovery on open.
+    recovery on open. ``on_progress`` receives the progress of the index builds and
+    refreshes the engine runs for it (``progress.ProgressEvent``: the first search of a
+    large vault builds its index).
     """
 
     def __init__(
@@ -63,6 +66,7 @@ class VaultMemory(
         refresh_interval: float = 2.0,
         lock_timeout: float = DEFAULT_TIMEOUT,
         recover: bool = True,
+        on_progress: ProgressCallback | None = None,
     ) -> None:
         if isinstance(vault_path, dict):
             options = dict(vault_path)
@@ -92,6 +96,7 @@ class VaultMemory(
             usage_multiplier=self._usage_multiplier,
             usage_max=MAX_BOOST,
             clock=clock,
+            on_progress=on_progress,
         )
         self.vault = self.engine.vault
         self.config = self.engine.config
