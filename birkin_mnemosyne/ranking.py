@@ -827,13 +827,8 @@ def rank(
         found.sort(reverse=True)
         return [exact(-neg, is_full) for _, neg in found]
 
-    return _newest_journal_first(
-        index,
-        plan,
-        params,
-        _yield_to_successors(
-            index, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
-        ),
+    return _reordered(
+        index, plan, params, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
     )
 
 
@@ -917,13 +912,8 @@ def _rank_reference(
                 heapq.heapreplace(found, item)
         return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
 
-    return _newest_journal_first(
-        index,
-        plan,
-        params,
-        _yield_to_successors(
-            index, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
-        ),
+    return _reordered(
+        index, plan, params, _tiers(full, bounds, top_of, plan, params, limit, bound_factor)
     )
 
 
@@ -964,6 +954,14 @@ def _tiers(
     if len(ranked) < limit:
         ranked += top_of(bounds, False, limit - len(ranked))
     return ranked
+
+
+def _reordered(
+    index: Index, plan: QueryPlan, params: RankingParams, ranked: list[RankedNote]
+) -> list[RankedNote]:
+    """The ranked notes after the moves that follow the scores: a superseded note below
+    its successor, then a current-state question's newest journal section first."""
+    return _newest_journal_first(index, plan, params, _yield_to_successors(index, ranked))
 
 
 def _successor_names(value: str) -> set[str]:
