@@ -123,6 +123,10 @@ def test_a_json_cache_bomb_is_refused(tmp_path):
 
 def test_a_save_reads_its_own_file_even_when_another_replaced_it_at_once(vault, monkeypatch):
     """Another process renaming its cache into place right after ours must not mix the two."""
+    import birkin_mnemosyne.index_store as store_module
+
+    monkeypatch.setattr(store_module, "LOG_MIN_BYTES", 0)  # every save writes the base
+    monkeypatch.setattr(store_module, "LOG_SHARE", 0.0)
     _vault(vault)
     ours = Mnemosyne(vault.root, refresh_interval=3600)
     ours.refresh()
