@@ -56,6 +56,9 @@ MAX_QUERY_CHARS = 4000
 PARALLEL_MIN = 2000
 PARALLEL_BATCH = 250
 MAX_WORKERS = 4
+# A refresh with at least this many notes to parse takes the build lock: another
+# process opening the vault meanwhile waits for its result instead of parsing them too.
+BUILD_LOCK_MIN = 1000
 SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
 _TRUE = ("1", "true", "yes", "on")
 # Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
@@ -322,6 +325,9 @@ class Mnemosyne:
 
         ``paths`` limits the pass to those vault-relative paths (what a writer just
         touched): the index reflects a write at once without a stat of every file.
+        Many notes to parse (a build) take the build lock; a process that finds it
+        taken waits for that build (``progress`` then reports the builder's) and reads
+        its result instead of parsing the same notes.
         """
         started = time.perf_counter()
         if full:
@@ -339,27 +345,50 @@ class Mnemosyne:
         else:
             on_disk = self._stat_pass()
         deleted, changed, added = self._diff(index, on_disk, scope)
-        todo = sorted(changed + added)
-        store = self._store
-        notes, by_path = index.notes, index.by_path
-        leaving = [
-            p for p in deleted + changed if p in by_path and not notes[by_path[p]]["archived"]
-        ]
-        coming = []
-        for path in deleted:
-            index.remove(path)
-            store.noted_removed(path)
-        for done, doc in enumerate(self._parse(todo), 1):
-            index.add(doc)
-            store.noted_added(doc)
-            if not doc.archived:
-                coming.append(doc.path)
-            if progress is not None:
-                progress(done, len(todo))
-        if deleted or todo or full:
-            self._changed(None if full else (leaving, coming))
-        if deleted or todo or full or store.needs_base or not self.cache_path.exists():
-            index = self._save(index)
+        builder = None
+        if full or len(changed) + len(added) >= BUILD_LOCK_MIN:
+            builder = self._store.build_lock()
+            if not builder.try_acquire():
+                if full:
+                    builder = None  # asked to rebuild: do it, without the lock
+                else:
+                    if not builder.wait(progress):
+                        builder = None  # the builder stalled: build here too
+                    # Its result is on disk now: read it, look at the files again.
+                    index = self._follow(self._load())
+                    if scope is None:
+                        on_disk = self._stat_pass()
+                    deleted, changed, added = self._diff(index, on_disk, scope)
+            elif not full:
+                index = self._follow(index)  # a build that ended before we took the lock
+                deleted, changed, added = self._diff(index, on_disk, scope)
+        try:
+            todo = sorted(changed + added)
+            store = self._store
+            notes, by_path = index.notes, index.by_path
+            leaving = [
+                p for p in deleted + changed if p in by_path and not notes[by_path[p]]["archived"]
+            ]
+            coming = []
+            for path in deleted:
+                index.remove(path)
+                store.noted_removed(path)
+            for done, doc in enumerate(self._parse(todo), 1):
+                index.add(doc)
+                store.noted_added(doc)
+                if not doc.archived:
+                    coming.append(doc.path)
+                if progress is not None:
+                    progress(done, len(todo))
+                if builder is not None:
+                    builder.progress(done, len(todo))
+            if deleted or todo or full:
+                self._changed(None if full else (leaving, coming))
+            if deleted or todo or full or store.needs_base or not self.cache_path.exists():
+                index = self._save(index)
+        finally:
+            if builder is not None:
+                builder.release()
         return {
             "added": len(added),
             "changed": len(changed),

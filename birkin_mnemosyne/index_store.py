@@ -10,6 +10,8 @@ search-index.blocks   the *base*: the whole index as a block file (``cache.Block
 search-index.log      the *log*: one record per save since the base was written, each
                       the notes that save removed and (re-)added (``cache.LogFile``)
 save.lock             saves of every process take turns on it
+build.lock            held by a process that parses many notes (a build); others wait
+build.json            that process's progress, for those waiting
 ====================  =============================================================
 
 Why: a save used to rewrite the whole block file (its header holds every note's
@@ -63,7 +65,9 @@ from .cache import (
     cache_dir,
     create_log_file,
     file_identity,
+    read_json_z,
     write_block_file,
+    write_json_z,
 )
 from .errors import InvalidPathError, VaultNotFoundError, WriteRefusedError
 from .index import Index, note_record
@@ -74,6 +78,7 @@ __all__ = [
     "INDEX_FILE",
     "LOG_FILE",
     "LOG_FORMAT",
+    "BuildLock",
     "IndexStore",
 ]
 
@@ -87,6 +92,14 @@ LOG_FILE = "search-index.log"
 # search must never wait for); one that cannot have it in time skips its save.
 SAVE_LOCK = CACHE_DIR / "save.lock"
 SAVE_LOCK_WAIT = 5.0
+BUILD_LOCK = CACHE_DIR / "build.lock"
+BUILD_PROGRESS = "build.json"
+BUILD_PROGRESS_FORMAT = "mnemosyne-build-progress/1"
+# A process waiting for another's build gives up (and builds itself) when the builder
+# has reported no progress for BUILD_STALL seconds, or after BUILD_WAIT in all.
+BUILD_WAIT = 600.0
+BUILD_STALL = 120.0
+_PROGRESS_EVERY = 1.0  # seconds between the builder's progress writes
 # Rewrite postings without tombstones once this share of ids is dead.
 COMPACT_AT = 0.25
 # Merge once the log holds this share of the base's bytes (and at least LOG_MIN_BYTES).
@@ -486,3 +499,101 @@ class IndexStore:
                 f"search index not cached: cannot write {self.base_path} ({reason}); "
                 "searching from memory"
             )
+
+    # -- builds ------------------------------------------------------------------------
+
+    def build_lock(self) -> BuildLock:
+        return BuildLock(self.vault)
+
+
+class BuildLock:
+    """``build.lock``: held by the process parsing many notes, so that others wait
+    for its result instead of parsing the same notes again.
+
+    The holder writes its progress to ``build.json`` (at most once a second); a
+    waiter reads it, passes it on to its own ``progress`` callback and gives up when
+    it stalls. The lock is an OS lock (``VaultLock``): it goes when its holder dies.
+    """
+
+    def __init__(self, vault: Path) -> None:
+        self.vault = vault
+        self._lock = VaultLock(vault, timeout=0, lock_file=BUILD_LOCK)
+        self._held = False
+        self._last_write = 0.0
+        self.path = cache_dir(vault) / BUILD_PROGRESS
+
+    def try_acquire(self) -> bool:
+        """Take the lock if it is free (never waits); False when another process has it."""
+        try:
+            self._lock.acquire()
+        except WriteRefusedError:
+            return False
+        except (OSError, InvalidPathError, VaultNotFoundError):
+            return True  # a read-only cache folder: build alone, nothing to share anyway
+        else:
+            self._held = True
+            return True
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+            self._lock.release()
+
+    def progress(self, done: int, total: int, *, force: bool = False) -> None:
+        """Tell waiting processes how far the build is (throttled)."""
+        now = time.monotonic()
+        if not self._held or (not force and now - self._last_write < _PROGRESS_EVERY):
+            return
+        self._last_write = now
+        try:
+            write_json_z(
+                self.path,
+                {"format": BUILD_PROGRESS_FORMAT, "pid": os.getpid(), "done": done, "total": total},
+                root=self.vault,
+            )
+        except (OSError, InvalidPathError):
+            pass
+
+    def wait(
+        self,
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        wait: float | None = None,
+        stall: float | None = None,
+    ) -> bool:
+        """Wait for the holder to finish; True with the lock now held by this process.
+
+        False when the holder made no progress for ``stall`` seconds (``BUILD_STALL``)
+        or ``wait`` seconds passed (``BUILD_WAIT``): the caller then builds without it.
+        """
+        wait = BUILD_WAIT if wait is None else wait
+        stall = BUILD_STALL if stall is None else stall
+        started = last_change = time.monotonic()
+        seen = None
+        delay = 0.02
+        while True:
+            if self.try_acquire():
+                return True
+            now = time.monotonic()
+            try:
+                state = read_json_z(self.path, expect_format=BUILD_PROGRESS_FORMAT)
+                current = (int(state["done"]), int(state["total"]))
+            except (CacheMiss, KeyError, TypeError, ValueError):
+                current = None
+            if current is not None and current != seen:
+                seen, last_change = current, now
+                if progress is not None:
+                    progress(*current)
+            if now - started >= wait or now - last_change >= stall:
+                log.warning(
+                    "another process has been building the search index for %.0f s; "
+                    "building here too",
+                    now - started,
+                )
+                return False
+            time.sleep(delay)
+            delay = min(delay * 2, 0.25)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import birkin_mnemosyne.index_store as store_module
 from birkin_mnemosyne import Mnemosyne, VaultMemory
 from birkin_mnemosyne.cache import LogFile
-from birkin_mnemosyne.index_store import LOG_FILE, LOG_FORMAT
+from birkin_mnemosyne.index_store import LOG_FILE, LOG_FORMAT, BuildLock
 
 CLOCK = 1_790_000_000.0  # every engine searches at the same time (recency factors)
 WORDS = ["cat", "dog", "emu", "fox", "gnu", "hen", "owl", "yak", "zebu", "auk"]
@@ -328,6 +328,79 @@ def test_a_skipped_save_is_logged_by_the_next_one(saved, monkeypatch):
     assert [len(r["notes"]) for r in _records(root)] == [1, 2]
     reader = _engine(root, refresh_interval=3600)
     assert reader.search("airship")[0]["path"] == "skipped.md"
+
+
+# -- one build across processes -------------------------------------------------------
+
+
+def _many(vault, n: int = 30) -> None:
+    for i in range(n):
+        vault.write(f"n{i}.md", f"# Note {i}\n\nrestore database item{i}\n")
+
+
+def test_a_second_process_waits_for_the_first_build_and_parses_nothing(vault, monkeypatch):
+    import birkin_mnemosyne.engine as engine_module
+
+    _many(vault)
+    monkeypatch.setattr(engine_module, "BUILD_LOCK_MIN", 5)
+    building, release = threading.Event(), threading.Event()
+    first = _engine(vault.root)
+    real_parse = first._parse
+
+    def slow_parse(paths):  # the first build stops midway until the second is waiting
+        for i, doc in enumerate(real_parse(paths)):
+            if i == 10:
+                building.set()
+                release.wait(30)
+            yield doc
+
+    first._parse = slow_parse
+    thread = threading.Thread(target=first.refresh)  # a thread stands in for a process
+    thread.start()
+    building.wait(30)
+    second = _engine(vault.root)
+    parsed = []
+    real_second = second._parse
+    second._parse = lambda paths: (parsed.append(len(paths)), real_second(paths))[1]
+    progress = []
+
+    def report(done, total):
+        progress.append((done, total))
+        release.set()  # the second is waiting now: let the first finish
+
+    second.refresh(progress=report)
+    thread.join()
+    assert parsed == [0]  # it took the first build's result
+    assert progress and progress[-1][1] == 30  # and passed its progress on
+    assert second.search("restore database item7")[0]["path"] == "n7.md"
+    assert second.warnings == [] and first.warnings == []
+
+
+def test_a_stalled_builder_is_not_waited_for_forever(vault, monkeypatch):
+    import birkin_mnemosyne.engine as engine_module
+
+    _many(vault, 8)
+    monkeypatch.setattr(engine_module, "BUILD_LOCK_MIN", 5)
+    monkeypatch.setattr(store_module, "BUILD_STALL", 0.05)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        lock = BuildLock(vault.root)
+        assert lock.try_acquire()
+        held.set()
+        release.wait(30)
+        lock.release()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait(30)
+    try:
+        engine = _engine(vault.root)
+        assert engine.refresh()["added"] == 8  # built it itself
+        assert engine.search("item3")[0]["path"] == "n3.md"
+    finally:
+        release.set()
+        thread.join()
 
 
 def test_a_save_reads_what_another_appended_meanwhile_before_its_own_record(saved):

@@ -36,7 +36,7 @@ LAYERS = {
     "semantic": 2,
     "fusion": 2,  # rank fusion maths; standard library only
     "engine": 3,
-    "index_store": 3,  # the index's base file and log: load, follow, save
+    "index_store": 3,  # the index's base file and log: load, follow, save, build lock
     "parse_workers": 3,  # worker processes of a large index build (python -m)
     "memory_index": 3,
     "startup": 3,
