@@ -3,9 +3,10 @@
 It keeps an ``Index`` in memory, loaded lazily from the cache (a base block file and a
 log of changes since, ``index_store``; docs/reference/index-format.md) and refreshed
 incrementally: a stat pass (``discovery``) finds added, changed and deleted notes and
-only those are re-parsed; a save logs just those. ``search`` rescans at most every
-``refresh_interval`` seconds (2 s by default) and takes other processes' saves from the
-log at once; ``refresh()`` forces a pass.
+only those are re-parsed; a save logs just those. ``search`` checks the files at most
+every ``refresh_interval`` seconds (2 s by default; longer, and off the search path, when
+a pass is dear: ``freshness``) and takes other processes' saves from the log at once;
+``refresh()`` forces a pass.
 
 The engine never writes a note. It writes only its cache, atomically; a read-only
 vault still searches (the cache is skipped with one warning).
@@ -34,6 +35,7 @@ from .errors import (
     MnemosyneError,
     VaultNotFoundError,
 )
+from .freshness import BACKGROUND_MIN, BackgroundPass, check_interval
 from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
@@ -59,6 +61,9 @@ MAX_WORKERS = 4
 # A refresh with at least this many notes to parse takes the build lock: another
 # process opening the vault meanwhile waits for its result instead of parsing them too.
 BUILD_LOCK_MIN = 1000
+# A background stat pass that finds more changed notes than this is followed by a
+# full refresh (one stat pass and parse, with the build lock) instead.
+PASS_CHANGES_MAX = 1000
 SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
 _TRUE = ("1", "true", "yes", "on")
 # Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
@@ -139,6 +144,7 @@ class Mnemosyne:
         self._last_scan: float | None = None  # monotonic time the last stat pass began
         self._checked_at: float | None = None  # wall time the last stat pass began
         self._scan_cost: float | None = None  # seconds the last stat pass took
+        self._scan: BackgroundPass | None = None  # a stat pass running off the search path
         self._temp_checked = False  # .mnemosyne/ searched for stale temporary files
         self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
         self.warnings: list[str] = []  # engine-level (not per-file) warnings
@@ -168,6 +174,7 @@ class Mnemosyne:
         """Release the open cache files (also done when the engine is garbage-collected)."""
         self._store.close()
         self._index = None
+        self._scan = None  # a pass still running finishes on its own; its result is dropped
 
     def __enter__(self) -> Mnemosyne:
         return self
@@ -515,15 +522,50 @@ class Mnemosyne:
         )
 
     def _maybe_refresh(self) -> None:
-        """Before a search: other processes' saves (one stat), then the files when due."""
+        """Before a search: other processes' saves, then the files, when due.
+
+        Other processes' saves are read from the index log on every call (one stat).
+        The files are stat'ed at most every ``check_interval``: inline when that pass is
+        cheap, else in a background thread whose findings a later call applies (only
+        the notes whose stat changed are read). See ``freshness``.
+        """
         if self._index is None or self._last_scan is None:
             self.refresh()
             return
         self._follow(self._index)
+        scan = self._scan
+        if scan is not None and scan.done.is_set():
+            self._scan = None
+            self._take_pass(scan)
         if self._store.recheck:
             self.refresh(paths=())
-        if time.monotonic() - self._last_scan >= self.refresh_interval:
-            self.refresh()
+        if time.monotonic() - self._last_scan < self._check_interval():
+            return
+        cost = self._scan_cost
+        if self.refresh_interval <= 0 or cost is None or cost < BACKGROUND_MIN:
+            self.refresh()  # cheap (or asked for on every search): inline, as it was
+        elif self._scan is None:
+            self._scan = BackgroundPass(self.vault, list(self._index.notes), clock=self.clock)
+
+    def _check_interval(self) -> float:
+        return check_interval(self.refresh_interval, self._scan_cost)
+
+    def _take_pass(self, scan: BackgroundPass) -> None:
+        """Apply what a background stat pass found."""
+        if scan.error is not None:
+            log.info("background stat pass failed (%r); the next one runs inline", scan.error)
+            self._scan_cost = None
+            return
+        if self._last_scan is not None and scan.started < self._last_scan:
+            return  # an inline pass began after it: nothing it can add
+        self._last_scan, self._checked_at = scan.started, scan.checked_at
+        self._scan_cost = scan.seconds
+        self._folder_problems = scan.problems
+        self._clean_temp_files(scan.temp_files)
+        if len(scan.changed) > PASS_CHANGES_MAX:
+            self.refresh()  # a big change: one full pass, with the build lock
+        elif scan.changed:
+            self.refresh(paths=scan.changed)
 
     @property
     def index(self) -> Index:
@@ -1028,14 +1070,28 @@ class Mnemosyne:
     # -- reporting -------------------------------------------------------------------
 
     def freshness(self) -> dict:
+        """How current the index is.
+
+        ``checked_at`` is when the last stat pass began (what it vouches for);
+        ``fresh`` says that was within ``check_interval_s``, the interval passes run at
+        (``refresh_interval``, longer for a vault whose pass is dear: ``freshness``).
+        ``staleness_window_s`` is the longest an edit made outside this library can go
+        unseen by a search: the interval plus the last pass's duration. Writes through
+        the library are seen by the next search in every process.
+        """
         index = self._load()
         age = None if self._last_scan is None else time.monotonic() - self._last_scan
+        interval = self._check_interval()
+        fresh = age is not None and age < interval
         return {
-            "fresh": age is not None and age < self.refresh_interval,
+            "fresh": fresh,
             "notes": self._count_live(index),
             "built_at": _iso(self._built_at),
             "checked_at": _iso(self._checked_at),
-            "stale_files": 0 if age is not None and age < self.refresh_interval else None,
+            "stale_files": 0 if fresh else None,
+            "check_interval_s": round(interval, 3),
+            "staleness_window_s": round(interval + (self._scan_cost or 0.0), 3),
+            "checking": self._scan is not None,
         }
 
     def _count_live(self, index: Index) -> int:

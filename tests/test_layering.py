@@ -23,6 +23,7 @@ LAYERS = {
     "atomic": 1,
     "vault_lock": 1,
     "cache": 1,
+    "freshness": 1,  # stat passes in a background thread, their interval
     "source_files": 1,  # reads folders outside the vault for imports
     "config": 1,
     "journal": 1,
