@@ -253,7 +253,7 @@ class Mnemosyne:
         fresh, changed = self._store.sync(index)
         if changed:
             self._index = fresh
-            self._changed()
+            self._changed(self._store.moved if fresh is index else None)
         return fresh
 
     def _changed(self, moved: tuple[list[str], list[str]] | None = None) -> None:

@@ -166,6 +166,9 @@ class IndexStore:
         self.needs_base = False  # the next save writes the base whole
         self._full = False  # a full build: its base has no parent
         self.recheck: set[str] = set()  # notes to stat again (see the module docstring)
+        # What the last sync changed: (live notes that left, live notes that came), not
+        # counting archived ones; None when unknown (the index was read again).
+        self.moved: tuple[list[str], list[str]] | None = None
         self._not_written_warned = False
 
     @property
@@ -268,6 +271,8 @@ class IndexStore:
                 paths = list(removed) + [note[0][0] for note in notes]
                 if not all(map(_plausible_path, paths)):
                     raise ValueError("a logged note's path is not a vault path")
+                by_path, rows = index.by_path, index.notes
+                left = [p for p in paths if p in by_path and not rows[by_path[p]]["archived"]]
                 touched = index.apply_change(removed, notes)
             except (ValueError, TypeError, KeyError, IndexError) as exc:
                 self._warn(f"the search index log is damaged ({exc}); it is rewritten")
@@ -275,6 +280,11 @@ class IndexStore:
                 self.needs_base = True
                 break
             changed = True
+            if self.moved is not None:
+                self.moved[0].extend(left)
+                self.moved[1].extend(
+                    p for p in touched[len(removed) :] if not rows[by_path[p]]["archived"]
+                )
             at = record.get("at")
             if isinstance(at, (int, float)):
                 self.updated_at = at
@@ -294,8 +304,10 @@ class IndexStore:
 
         One stat when nothing changed. The index returned is ``index`` itself unless the
         base was replaced by one this index is not known to equal: then it is read again
-        and this process's unsaved changes are applied to it.
+        and this process's unsaved changes are applied to it. ``moved`` says afterwards
+        which notes left and came.
         """
+        self.moved = ([], [])
         if self.log is None:
             found = file_identity(self.log_path)
             if found is None or found == self._ignored_log:
@@ -333,6 +345,7 @@ class IndexStore:
 
     def _reload(self, index: Index) -> tuple[Index, bool]:
         """Read the index from disk again and apply this process's unsaved changes to it."""
+        self.moved = None
         unsaved, overflow = self.unsaved, self._overflow
         self.unsaved, self._overflow = {}, set()
         warn = self._warn
