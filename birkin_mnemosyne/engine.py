@@ -144,6 +144,8 @@ class Mnemosyne:
         self._last_scan: float | None = None  # monotonic time the last stat pass began
         self._checked_at: float | None = None  # wall time the last stat pass began
         self._scan_cost: float | None = None  # seconds the last stat pass took
+        self._scan_cpu: float | None = None  # and CPU seconds
+        self._scan_cpu: float | None = None  # and CPU seconds
         self._scan: BackgroundPass | None = None  # a stat pass running off the search path
         self._temp_checked = False  # .mnemosyne/ searched for stale temporary files
         self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
@@ -408,11 +410,12 @@ class Mnemosyne:
         """Stat every note (and clean up stale temporary files): the files as they are."""
         problems: list[str] = []
         temp_files: list[str] = []
-        began, checked = time.monotonic(), self.clock()
+        began, checked, cpu = time.monotonic(), self.clock(), time.thread_time()
         on_disk = discover(
             self.vault, include_archive=True, problems=problems, temp_files=temp_files
         )
         self._scan_cost = time.monotonic() - began
+        self._scan_cpu = time.thread_time() - cpu
         self._last_scan, self._checked_at = began, checked
         self._folder_problems = problems
         if not self._temp_checked:
@@ -548,18 +551,18 @@ class Mnemosyne:
             self._scan = BackgroundPass(self.vault, list(self._index.notes), clock=self.clock)
 
     def _check_interval(self) -> float:
-        return check_interval(self.refresh_interval, self._scan_cost)
+        return check_interval(self.refresh_interval, self._scan_cost, self._scan_cpu)
 
     def _take_pass(self, scan: BackgroundPass) -> None:
         """Apply what a background stat pass found."""
         if scan.error is not None:
             log.info("background stat pass failed (%r); the next one runs inline", scan.error)
-            self._scan_cost = None
+            self._scan_cost = self._scan_cpu = None
             return
         if self._last_scan is not None and scan.started < self._last_scan:
             return  # an inline pass began after it: nothing it can add
         self._last_scan, self._checked_at = scan.started, scan.checked_at
-        self._scan_cost = scan.seconds
+        self._scan_cost, self._scan_cpu = scan.seconds, scan.cpu_seconds
         self._folder_problems = scan.problems
         self._clean_temp_files(scan.temp_files)
         if len(scan.changed) > PASS_CHANGES_MAX:

@@ -13,9 +13,12 @@ every interval. So:
   takes the pass's findings (the paths whose stat differs from the index) and
   re-parses only those. No search waits for a whole pass.
 * **The interval grows with the cost**: ``check_interval`` is at least
-  ``SCAN_DUTY`` times the last pass's duration, so passes take at most about
+  ``SCAN_DUTY`` times the CPU time the last pass took, so passes take at most about
   1 / ``SCAN_DUTY`` of one core (and of the time a search shares the interpreter
-  with them).
+  with them). CPU time, not wall time: a pass sharing the interpreter with searches
+  takes longer by the wall clock (the footprint benchmark's search loop stretched a
+  80 ms pass at 10k notes to 0.3-0.9 s), which says nothing about what it costs.
+  Passes never overlap: the next starts only once the last one's findings are in.
 
 What this trades: an edit made outside this process (an editor, a sync tool, git) is
 seen at most ``check_interval + pass duration`` after it was made, plus the time to
@@ -50,18 +53,22 @@ from .discovery import discover
 
 __all__ = ["BACKGROUND_MIN", "SCAN_DUTY", "BackgroundPass", "check_interval"]
 
-# Passes cheaper than this (seconds) run inside the search. Measured (2026-12-02,
-# this machine): 1k notes ~7 ms, 10k ~70 ms, 104k ~1.3 s.
+# Passes cheaper than this (seconds) run inside the search. Measured (2026-12-03, the
+# footprint vaults, file-system cache warm, load ~2): 1k notes 3 ms, 10k 80 ms, 52k
+# 0.46 s, 104k 0.9 s (1.3 s in issue #16's runs): inline up to ~2,500 notes.
 BACKGROUND_MIN = 0.02
 # A pass starts at most once every SCAN_DUTY x its own last duration.
 SCAN_DUTY = 10.0
 
 
-def check_interval(refresh_interval: float, cost: float | None) -> float:
-    """Seconds between stat passes, given the configured interval and the last pass's cost."""
-    if cost is None or cost < BACKGROUND_MIN:
+def check_interval(refresh_interval: float, seconds: float | None, cpu: float | None) -> float:
+    """Seconds between stat passes: the configured interval, stretched for a dear pass.
+
+    ``seconds`` and ``cpu`` are the last pass's wall and CPU time (None = none yet).
+    """
+    if seconds is None or seconds < BACKGROUND_MIN:
         return refresh_interval
-    return max(refresh_interval, SCAN_DUTY * cost)
+    return max(refresh_interval, SCAN_DUTY * (seconds if cpu is None else cpu))
 
 
 class BackgroundPass:
@@ -71,7 +78,8 @@ class BackgroundPass:
     ``path``, ``mtime_ns`` and ``size``, or None), taken by the caller; the rows are
     never changed once made, so the thread may read them. When ``done`` is set,
     ``changed`` holds every path whose stat differs from its row (added, changed,
-    deleted), or ``error`` says why the pass failed.
+    deleted), or ``error`` says why the pass failed; ``seconds`` and ``cpu_seconds``
+    are its wall and CPU time.
     """
 
     def __init__(self, root: Path, notes: list, *, clock: Callable[[], float] = time.time) -> None:
@@ -79,6 +87,7 @@ class BackgroundPass:
         self.started = time.monotonic()
         self.checked_at = clock()  # the wall time the pass began: what it vouches for
         self.seconds = 0.0
+        self.cpu_seconds: float | None = None
         self.changed: list[str] = []
         self.problems: list[str] = []
         self.temp_files: list[str] = []
@@ -89,6 +98,7 @@ class BackgroundPass:
         self._thread.start()
 
     def _run(self) -> None:
+        cpu = time.thread_time()
         try:
             known = {m["path"]: (m["mtime_ns"], m["size"]) for m in self._notes if m is not None}
             self._notes = None
@@ -106,6 +116,7 @@ class BackgroundPass:
             self.error = exc
         finally:
             self.seconds = time.monotonic() - self.started
+            self.cpu_seconds = time.thread_time() - cpu
             self.done.set()
 
     def wait(self, timeout: float | None = None) -> bool:
