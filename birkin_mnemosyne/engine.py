@@ -145,7 +145,6 @@ class Mnemosyne:
         self._checked_at: float | None = None  # wall time the last stat pass began
         self._scan_cost: float | None = None  # seconds the last stat pass took
         self._scan_cpu: float | None = None  # and CPU seconds
-        self._scan_cpu: float | None = None  # and CPU seconds
         self._scan: BackgroundPass | None = None  # a stat pass running off the search path
         self._temp_checked = False  # .mnemosyne/ searched for stale temporary files
         self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
