@@ -31,8 +31,41 @@ def test_a_background_pass_finds_what_changed_against_the_snapshot(vault):
     vault.write("sub/new.md", "# new\n\nwords\n")
     scan = BackgroundPass(vault.root, snapshot)
     assert scan.wait(30) and scan.error is None
+    assert scan.listed_by == "process"  # a child lists: no stat holds up this interpreter
     assert sorted(scan.changed) == ["edited.md", "gone.md", "sub/new.md"]
     assert scan.seconds >= 0 and scan.cpu_seconds >= 0 and scan.checked_at > 0
+
+
+@pytest.mark.parametrize("child", ["unavailable", "dies", "cut short"])
+def test_without_a_listing_child_the_thread_lists_alike(vault, monkeypatch, child):
+    vault.write("kept.md", "# kept\n\nwords\n")
+    vault.write("gone.md", "# gone\n\nwords\n")
+    engine = Mnemosyne(vault.root)
+    engine.refresh()
+    snapshot = list(engine.index.notes)
+    (vault.root / "gone.md").unlink()
+    vault.write("new.md", "# new\n\nwords\n")
+    if child == "unavailable":
+        monkeypatch.setattr(freshness_module, "_child_available", lambda: False)
+    elif child == "dies":
+        monkeypatch.setattr(freshness_module, "_CHILD_CODE", "import os; os._exit(3)")
+    else:  # prints a chunk, never its last line
+        monkeypatch.setattr(freshness_module, "_CHILD_CODE", "print('[[\"kept.md\", 1, 2]]')")
+    scan = BackgroundPass(vault.root, snapshot)
+    assert scan.wait(30) and scan.error is None and scan.listed_by == "thread"
+    assert sorted(scan.changed) == ["gone.md", "new.md"]
+
+
+def test_the_listing_child_prints_chunks_then_what_else_it_saw(vault, capsysbinary):
+    import json
+
+    for i in range(5):
+        vault.write(f"n{i}.md", "# n\n")
+    vault.write(".hidden/.x.md.123-abcdefgh.tmp", "")
+    assert freshness_module.main([str(vault.root)]) == 0
+    lines = [json.loads(line) for line in capsysbinary.readouterr().out.splitlines()]
+    assert sorted(p for chunk in lines[:-1] for p, _, _ in chunk) == [f"n{i}.md" for i in range(5)]
+    assert set(lines[-1]) == {"problems", "temp_files", "cpu"}
 
 
 @pytest.fixture
@@ -75,6 +108,7 @@ def test_a_failed_background_pass_is_followed_by_one_inline(vault, background, m
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr(freshness_module, "discover", broken)
+    monkeypatch.setattr(freshness_module, "_child_available", lambda: False)
     vault.write("b.md", "# B\n\nzeppelin hangar\n")
     engine.search("zeppelin")  # starts the pass that fails
     engine._scan.wait(30)
