@@ -244,6 +244,12 @@ class Mnemosyne:
 
     def _save(self, index: Index) -> Index:
         saved = self._store.save(index)
+        if self._store.damaged is not None:
+            # A merge met a damaged postings block: rebuild, as a search that meets one.
+            self._warn(f"rebuilding the search index: cache is damaged ({self._store.damaged})")
+            self._store.damaged = None
+            self.refresh(full=True)
+            return self._index
         if saved is not index:  # another process replaced the cache: ours was re-read
             self._index = saved
             self._changed()

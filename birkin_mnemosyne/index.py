@@ -430,11 +430,15 @@ class _BlockRun:
         if cached is None:
             # [first term, offset, compressed length, decompressed length]
             _, offset, length, size = self.entries[b]
-            terms_text, offsets_text, text = self.reader.block(offset, length, size).split("\t")
-            terms = terms_text.split("\n")
-            offsets = _decode_ints(offsets_text)
+            try:
+                parts = self.reader.block(offset, length, size).split("\t")
+                terms_text, offsets_text, text = parts
+                terms = terms_text.split("\n")
+                offsets = _decode_ints(offsets_text)
+            except (ValueError, TypeError, UnicodeError, IndexError) as exc:
+                raise IndexCorruptError(f"a postings block cannot be read ({exc})") from exc
             if len(offsets) != len(terms):
-                raise ValueError("a postings block's offsets do not match its terms")
+                raise IndexCorruptError("a postings block's offsets do not match its terms")
             cached = (terms, offsets, text)
             if len(self._cache) >= BLOCK_CACHE:
                 self._cache.pop(next(iter(self._cache)))

@@ -70,7 +70,7 @@ from .cache import (
     write_json_z,
 )
 from .errors import InvalidPathError, VaultNotFoundError, WriteRefusedError
-from .index import Index, note_record
+from .index import Index, IndexCorruptError, note_record
 from .vault_lock import VaultLock
 
 __all__ = [
@@ -166,6 +166,9 @@ class IndexStore:
         self.needs_base = False  # the next save writes the base whole
         self._full = False  # a full build: its base has no parent
         self.recheck: set[str] = set()  # notes to stat again (see the module docstring)
+        # A merge met postings it cannot read: the caller rebuilds (what is unreadable
+        # cannot be written again).
+        self.damaged: str | None = None
         # What the last sync changed: (live notes that left, live notes that came), not
         # counting archived ones; None when unknown (the index was read again).
         self.moved: tuple[list[str], list[str]] | None = None
@@ -435,6 +438,8 @@ class IndexStore:
                 wrote_base = True
         except (OSError, CacheMiss, InvalidPathError) as exc:
             self._not_written(exc)
+        except IndexCorruptError as exc:
+            self.damaged = str(exc)
         finally:
             if wrote_base and self._clean_temp is not None:
                 self._clean_temp()

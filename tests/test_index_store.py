@@ -247,6 +247,40 @@ def test_a_log_left_by_a_crash_between_base_and_log_is_ignored(saved, monkeypatc
     assert reader.warnings == []
 
 
+def test_a_damaged_tail_block_met_by_a_merge_rebuilds_with_one_warning(saved, monkeypatch):
+    from birkin_mnemosyne.cache import BlockFile, write_block_file
+    from birkin_mnemosyne.index_store import INDEX_FORMAT
+
+    root, writer = saved
+    monkeypatch.setattr(store_module, "LOG_MIN_BYTES", 0)
+    monkeypatch.setattr(store_module, "LOG_SHARE", 0.0)
+    _write(root, "tail.md", "# Tail\n\nairship\n")
+    writer.refresh(paths=["tail.md"])  # a merge: the added postings are tails now
+    path = root / ".mnemosyne" / "cache" / "search-index.blocks"
+    reader = BlockFile(path, expect_format=INDEX_FORMAT)
+    header, blocks, offset = reader.header, [], 0
+    for name in ("sections", "note_fields"):
+        for run in ("blocks", "tails"):
+            for entry in header["index"][name][run]:
+                data = reader.raw_block(entry[1], entry[2])
+                if run == "tails":
+                    data = zlib.compress(b"not postings\tat all\there")
+                    entry[2], entry[3] = len(data), len(zlib.decompress(data))
+                entry[1] = offset
+                blocks.append(data)
+                offset += len(data)
+    reader.close()
+    write_block_file(path, header, blocks).close()
+    reader = _engine(root, refresh_interval=3600)
+    _write(root, "next.md", "# Next\n\ndirigible\n")
+    reader.refresh(paths=["next.md"])  # its save merges, reading the tails
+    assert len(reader.warnings) == 1 and "cache is damaged" in reader.warnings[0]
+    assert reader.search("dirigible")[0]["path"] == "next.md"
+    assert reader.search("airship")[0]["path"] == "tail.md"
+    again = _engine(root)
+    assert again.search("airship")[0]["path"] == "tail.md" and again.warnings == []
+
+
 # -- several processes ----------------------------------------------------------------
 
 
