@@ -22,10 +22,11 @@ and Beyond", 2009, eq. 3.13-3.15)
 Storage
     Section postings: term -> (section ids ascending, body tf, heading tf);
     note postings (title/tags): term -> (note ids ascending, title tf, tags tf).
-    Held as ``array`` objects, and on disk as base64 of the arrays' bytes (ids
-    delta-encoded) inside the zlib-compressed JSON cache, decoded lazily per term on
-    first use. Removing a note tombstones its ids; new notes append ids, so postings
-    stay sorted without rewriting; ``compact()`` drops tombstones when they pile up.
+    Held as ``array`` objects, and on disk as postings text in zlib blocks (the
+    base's blocks plus tails, ``_PostingMap``; docs/reference/index-format.md), decoded
+    lazily per term on first use. Removing a note tombstones its ids; new notes append
+    ids, so postings stay sorted without rewriting; ``compact()`` drops tombstones when
+    they pile up. ``note_record`` / ``add_record`` carry a note through the index log.
 """
 
 from __future__ import annotations
