@@ -16,7 +16,7 @@ every interval. So:
   prints), read by a thread of this process in chunks of
   ``CHUNK`` entries. A thread that stats files itself gives up the interpreter lock at
   every ``stat`` and then waits up to the switch interval (5 ms) to get it back from a
-  busy search loop: measured (2026-12-03, footprint vault, 104k notes, searches back
+  busy search loop: measured (2026-12-02, footprint vault, 104k notes, searches back
   to back) such a pass took 40 s for 1.3 s of CPU. Where no child can be started (a
   frozen app), the thread lists the files itself.
 * **The interval grows with the cost**: ``check_interval`` is at least
@@ -64,7 +64,7 @@ from .discovery import discover
 
 __all__ = ["BACKGROUND_MIN", "CHUNK", "SCAN_DUTY", "BackgroundPass", "check_interval", "main"]
 
-# Passes cheaper than this (seconds) run inside the search. Measured (2026-12-03, the
+# Passes cheaper than this (seconds) run inside the search. Measured (2026-12-02, the
 # footprint vaults, file-system cache warm, load ~2): 1k notes 3 ms, 10k 80 ms, 52k
 # 0.46 s, 104k 0.9 s (1.3 s in issue #16's runs): inline up to ~2,500 notes.
 BACKGROUND_MIN = 0.02
