@@ -1,9 +1,10 @@
 """The derived-data cache under ``<vault>/.mnemosyne/cache/``.
 
-Two file kinds, both safe to load from an untrusted sync (never pickle or marshal:
-loading must not run code), both written atomically (a reader sees the old or the
-new file), both rebuilt when unreadable, corrupt, foreign or of another format
-(reported as ``CacheMiss``); deleting the folder loses nothing.
+Three file kinds, all safe to load from an untrusted sync (never pickle or marshal:
+loading must not run code), all rebuilt when unreadable, corrupt, foreign or of
+another format (reported as ``CacheMiss``); deleting the folder loses nothing. The
+first two are written atomically (a reader sees the old or the new file); the third
+grows by appends that a reader takes whole or not at all.
 
 * **zlib JSON** (``read_json_z`` / ``write_json_z``): one zlib-compressed JSON object
   with a ``format`` field.
@@ -11,6 +12,10 @@ new file), both rebuilt when unreadable, corrupt, foreign or of another format
   followed by independently zlib-compressed text blocks that are read on demand.
   The search index uses it so that a cold start parses only the header and then
   decompresses just the few blocks a query touches, instead of the whole index.
+* **log file** (``LogFile`` / ``create_log_file`` / ``append_log_record``): a small JSON
+  header, then records appended one by one, each a zlib-compressed JSON object framed
+  by its lengths and a CRC-32. The search index logs its changes there between full
+  writes of its block file.
 
 Block file layout:
 
@@ -23,6 +28,26 @@ bytes      content
 H          zlib(JSON header); the header's ``format`` names the schema
 rest       blocks; the header locates each by (offset from here, length)
 =========  ==============================================================
+
+Log file layout:
+
+=========  ==============================================================
+bytes      content
+=========  ==============================================================
+16         magic ``MNEMOSYNE-LOG-01`` (ASCII)
+4          header length H, unsigned little-endian (at most 1 MiB)
+H          JSON header (UTF-8, not compressed); its ``format`` names the schema
+per record 4 + 4 + 4 bytes: payload length P, inflated length R, CRC-32 of the
+           8 length bytes and the payload (unsigned little-endian); then P bytes
+           of zlib(JSON object). R is at most ``MAX_HEADER_RATIO`` times P and at
+           most ``MAX_BLOCK_BYTES``.
+=========  ==============================================================
+
+A record is written with one ``write`` at the end of the last whole record, by a
+caller that holds the lock serializing appends. A reader stops before the first
+record that is incomplete or fails its CRC (being written, or torn by a crash) and
+tries again from there next time; it never reads past such a record. The next append
+cuts a torn tail off first, so what follows is never misread either.
 
 A reader keeps its file open, so an atomic replacement by another process never
 mixes two versions: the open handle still reads the old, complete file. A writer
@@ -44,12 +69,16 @@ import weakref
 import zlib
 from pathlib import Path
 
-from .atomic import atomic_replace_open, atomic_write_bytes
+from .atomic import atomic_replace_open, atomic_write_bytes, ensure_no_symlink
 
 __all__ = [
     "BlockFile",
     "CacheMiss",
+    "LogFile",
+    "append_log_record",
     "cache_dir",
+    "create_log_file",
+    "file_identity",
     "read_json_z",
     "write_block_file",
     "write_json_z",
@@ -68,6 +97,11 @@ MAX_HEADER_RATIO = 200
 # postings, or one term's postings when they are longer: at 2-4 characters a posting,
 # a term in every section of a million-section vault is a few megabytes.
 MAX_BLOCK_BYTES = 256 * 1024 * 1024
+LOG_MAGIC = b"MNEMOSYNE-LOG-01"
+_LOG_HEADER_LEN = struct.Struct("<I")
+_RECORD_HEAD = struct.Struct("<III")  # payload length, inflated length, CRC-32
+# A log header is a few hundred bytes; anything near this is not one.
+_MAX_LOG_HEADER = 1024 * 1024
 
 
 def inflate(data: bytes, limit: int, name: str) -> bytes:
@@ -227,3 +261,157 @@ def write_block_file(
     except BaseException:
         handle.close()
         raise
+
+
+def _identity(info: os.stat_result) -> tuple[int, int]:
+    return (info.st_dev, info.st_ino)
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file ``path`` names (links not followed); None if missing."""
+    try:
+        return _identity(os.stat(path, follow_symlinks=False))
+    except OSError:
+        return None
+
+
+class LogFile:
+    """An open log file: ``header`` parsed, records read as they arrive.
+
+    ``end`` is the offset just past the last whole record read; ``read_records``
+    continues from there. The handle stays open, so a log replaced on disk (by a
+    process that wrote a new one) is still read to its end through it.
+    """
+
+    def __init__(self, path: Path, *, expect_format: str, handle=None) -> None:
+        """Open ``path``, or read the already open binary ``handle`` (its file)."""
+        self.path = Path(path)
+        if handle is None:
+            try:
+                handle = open(self.path, "rb")  # noqa: SIM115 - kept open to read appends
+            except FileNotFoundError:
+                raise CacheMiss(None) from None
+            except OSError as exc:
+                raise CacheMiss(f"cannot read {self.path.name} ({exc.strerror})") from None
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, handle.close)
+        self._lock = threading.Lock()
+        try:
+            name = self.path.name
+            start = handle.read(len(LOG_MAGIC) + _LOG_HEADER_LEN.size)
+            if len(start) != len(LOG_MAGIC) + _LOG_HEADER_LEN.size or not start.startswith(
+                LOG_MAGIC
+            ):
+                raise CacheMiss(f"{name} is not a log file")
+            (length,) = _LOG_HEADER_LEN.unpack(start[len(LOG_MAGIC) :])
+            if length > _MAX_LOG_HEADER:
+                raise CacheMiss(f"{name} states an implausible header size (damaged or crafted)")
+            raw = handle.read(length)
+            if len(raw) != length:
+                raise CacheMiss(f"{name} is truncated")
+            try:
+                header = json.loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError):
+                raise CacheMiss(f"{name} is corrupt") from None
+            self.header = _check_format(header, name, expect_format)
+            self.end = len(start) + length
+            self.identity = _identity(os.fstat(handle.fileno()))
+            self.records = 0  # records read so far
+            self.damaged = False  # the last read stopped at a record that fails its CRC
+        except BaseException:
+            handle.close()
+            raise
+
+    def read_records(self) -> list[dict]:
+        """The whole records after ``end`` (advancing it); stops before a partial one."""
+        out = []
+        name = self.path.name
+        with self._lock:
+            self.damaged = False
+            handle = self._handle
+            handle.seek(self.end)
+            while True:
+                head = handle.read(_RECORD_HEAD.size)
+                if len(head) < _RECORD_HEAD.size:
+                    break
+                length, inflated, crc = _RECORD_HEAD.unpack(head)
+                if (
+                    not length
+                    or inflated > MAX_BLOCK_BYTES
+                    or inflated > MAX_HEADER_RATIO * length + 4096
+                ):
+                    self.damaged = True
+                    break
+                payload = handle.read(length)
+                if len(payload) < length:
+                    break  # still being written (or torn: the next append cuts it)
+                if zlib.crc32(payload, zlib.crc32(head[:8])) != crc:
+                    self.damaged = True
+                    break
+                try:
+                    text = inflate(payload, inflated, name)
+                    record = json.loads(text)
+                except (CacheMiss, ValueError, RecursionError):
+                    self.damaged = True
+                    break
+                if len(text) != inflated or not isinstance(record, dict):
+                    self.damaged = True
+                    break
+                out.append(record)
+                self.end += _RECORD_HEAD.size + length
+                self.records += 1
+        return out
+
+    def look(self) -> tuple[bool, int] | None:
+        """One stat of ``path``: (names this very file, its size now); None when missing."""
+        try:
+            info = os.stat(self.path, follow_symlinks=False)
+        except OSError:
+            return None
+        return _identity(info) == self.identity, info.st_size
+
+    def close(self) -> None:
+        self._finalizer()
+
+
+def create_log_file(path: Path, header: dict, *, root: Path | None = None) -> LogFile:
+    """Write a log file holding only ``header``, atomically; returns it open."""
+    raw = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    payload = b"".join([LOG_MAGIC, _LOG_HEADER_LEN.pack(len(raw)), raw])
+    handle = atomic_replace_open(path, payload, durable=False, root=root)
+    try:
+        return LogFile(path, expect_format=header.get("format"), handle=handle)
+    except BaseException:
+        handle.close()
+        raise
+
+
+def append_log_record(log: LogFile, record: dict, *, root: Path | None = None) -> int:
+    """Append ``record`` to ``log``'s file at ``log.end``; returns the bytes written.
+
+    The caller holds the lock that serializes appends and has read every record
+    (``read_records``): anything past ``log.end`` is then a torn tail, cut off first.
+    Raises ``CacheMiss`` when ``log.path`` no longer names ``log``'s file, OSError when
+    it cannot be written.
+    """
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    payload = zlib.compress(text, 6)
+    lengths = struct.pack("<II", len(payload), len(text))
+    data = b"".join([lengths, struct.pack("<I", zlib.crc32(payload, zlib.crc32(lengths))), payload])
+    ensure_no_symlink(log.path, root=root)
+    flags = os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(log.path, flags)
+    try:
+        if _identity(os.fstat(fd)) != log.identity:
+            raise CacheMiss(f"{log.path.name} was replaced by another process")
+        with log._lock:
+            os.ftruncate(fd, log.end)
+            os.lseek(fd, log.end, os.SEEK_SET)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            log.end += len(data)
+            log.records += 1
+    finally:
+        os.close(fd)
+    return len(data)

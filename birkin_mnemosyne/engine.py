@@ -1,10 +1,12 @@
 """``Mnemosyne``: the search engine over one vault.
 
-It keeps an ``Index`` in memory, loaded lazily from the block file
-``.mnemosyne/cache/search-index.blocks`` (docs/reference/index-format.md) and refreshed
-incrementally: a stat pass (``discovery``) finds added, changed and
-deleted notes and only those are re-parsed. ``search`` rescans at most every
-``refresh_interval`` seconds (2 s by default); ``refresh()`` forces a pass.
+It keeps an ``Index`` in memory, loaded lazily from the cache (a base block file and a
+log of changes since, ``index_store``; docs/reference/index-format.md) and refreshed
+incrementally: a stat pass (``discovery``) finds added, changed and deleted notes and
+only those are re-parsed; a save logs just those. ``search`` checks the files at most
+every ``refresh_interval`` seconds (2 s by default; longer, and off the search path, when
+a pass is dear: ``freshness``) and takes other processes' saves from the log at once;
+``refresh()`` forces a pass.
 
 The engine never writes a note. It writes only its cache, atomically; a read-only
 vault still searches (the cache is skipped with one warning).
@@ -22,22 +24,21 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from . import _version
 from .atomic import is_temp_name, remove_stale_temp_files
-from .cache import CACHE_DIR, BlockFile, CacheMiss, cache_dir, write_block_file
+from .cache import CACHE_DIR, cache_dir
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
-from .discovery import discover
+from .discovery import FileStat, discover
 from .errors import (
     ConfigError,
     InvalidInputError,
-    InvalidPathError,
     MnemosyneError,
     VaultNotFoundError,
-    WriteRefusedError,
 )
+from .freshness import BACKGROUND_MIN, BackgroundPass, check_interval
 from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
+from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
 from .progress import ProgressCallback, phase
 from .ranking import RankingParams, plan_query, rank, verdict
 from .redact import MARK_RE, Redactor, load_secret_hashes
@@ -50,24 +51,22 @@ __all__ = ["INDEX_FORMAT", "Mnemosyne"]
 
 log = logging.getLogger("birkin_mnemosyne")
 
-INDEX_FORMAT = "mnemosyne-index/4"
-INDEX_FILE = "search-index.blocks"
 # Bump when tokenization or parsing changes what gets indexed.
 # 13: notes keep their aliases (key resolution by alias); a chunk-opening "ー" joins the
 # run after it
 RECIPE_VERSION = 13
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
-# Rewrite postings without tombstones once this share of ids is dead.
-COMPACT_AT = 0.25
 # Rebuilds of at least this many notes parse in worker processes.
 PARALLEL_MIN = 2000
 PARALLEL_BATCH = 250
 MAX_WORKERS = 4
-# Cache saves of all processes take turns on this lock (not the writer lock, which a
-# search must never wait for); one that cannot have it in time skips its save.
-CACHE_LOCK = CACHE_DIR / "save.lock"
-CACHE_LOCK_WAIT = 5.0
+# A refresh with at least this many notes to parse takes the build lock: another
+# process opening the vault meanwhile waits for its result instead of parsing them too.
+BUILD_LOCK_MIN = 1000
+# A background stat pass that finds more changed notes than this is followed by a
+# full refresh (one stat pass and parse, with the build lock) instead.
+PASS_CHANGES_MAX = 1000
 SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
 _TRUE = ("1", "true", "yes", "on")
 # Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
@@ -109,6 +108,23 @@ def _iso(ts: float | None) -> str | None:
     if ts is None:
         return None
     return dt.datetime.fromtimestamp(ts, dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _waiting_reporter(on_progress: ProgressCallback | None):
+    """A ``(done, total)`` callback that reports another process's build as this one's
+    ``index`` phase (``IndexStore`` build lock), or None without ``on_progress``."""
+    if on_progress is None:
+        return None
+    current = {}
+
+    def report(done: int, total: int) -> None:
+        parsing = current.get("phase")
+        if parsing is None or parsing.total != total:
+            parsing = current["phase"] = phase(on_progress, "index", total)
+        if done > parsing.done:
+            parsing.advance(min(done, total) - parsing.done)
+
+    return report
 
 
 class Mnemosyne:
@@ -153,16 +169,21 @@ class Mnemosyne:
         self._key_map: tuple[Counter, dict[str, str]] | None = None
         self._name_map: tuple[Counter, dict[str, tuple[str, ...]]] | None = None
         self._live_count: int | None = None
-        self._last_scan: float | None = None  # monotonic time of the last stat pass
-        self._checked_at: float | None = None  # wall time of the last stat pass
-        self._built_at: float | None = None
-        self._updated_at: float | None = None
-        self._cache_bytes: int | None = None
-        self._cache_warned = False
+        self._last_scan: float | None = None  # monotonic time the last stat pass began
+        self._checked_at: float | None = None  # wall time the last stat pass began
+        self._scan_cost: float | None = None  # seconds the last stat pass took
+        self._scan_cpu: float | None = None  # and CPU seconds
+        self._scan: BackgroundPass | None = None  # a stat pass running off the search path
         self._temp_checked = False  # .mnemosyne/ searched for stale temporary files
         self._folder_problems: list[str] = []  # unreadable folders seen by the last scan
-        self._reader: BlockFile | None = None  # the open cache file postings are read from
         self.warnings: list[str] = []  # engine-level (not per-file) warnings
+        self._store = IndexStore(
+            self.vault,
+            recipe=self._recipe,
+            warn=self._warn,
+            clock=clock,
+            clean_temp=lambda: self._clean_temp_files(self.vault / CACHE_DIR, locked=True),
+        )
         # Opt-in hybrid retrieval: None reads $MNEMOSYNE_SEMANTIC. The semantic module
         # (and numpy, model2vec) is imported only once a search needs it.
         if semantic is None:
@@ -180,11 +201,10 @@ class Mnemosyne:
         self._section_texts: dict[tuple, str] = {}
 
     def close(self) -> None:
-        """Release the open cache file (also done when the engine is garbage-collected)."""
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
+        """Release the open cache files (also done when the engine is garbage-collected)."""
+        self._store.close()
         self._index = None
+        self._scan = None  # a pass still running finishes on its own; its result is dropped
 
     def __enter__(self) -> Mnemosyne:
         return self
@@ -247,89 +267,62 @@ class Mnemosyne:
             log.warning("%s", message)
 
     def _load(self) -> Index:
-        if self._index is not None:
+        if self._index is None:
+            self._index = self._store.load()
+            self._keys = self._live_count = None
+        return self._index
+
+    def _save(self, index: Index) -> Index:
+        saved = self._store.save(index)
+        if self._store.damaged is not None:
+            # A merge met a damaged postings block: rebuild, as a search that meets one.
+            self._warn(f"rebuilding the search index: cache is damaged ({self._store.damaged})")
+            self._store.damaged = None
+            self.refresh(full=True)
             return self._index
-        recipe = self._recipe()
-        reader = None
-        try:
-            reader = BlockFile(self.cache_path, expect_format=INDEX_FORMAT)
-            data = reader.header
-            if data.get("recipe") != recipe:
-                raise CacheMiss("the index was built with another configuration or version")
-            index = Index.from_store(data["index"], reader)
-            self._built_at = data.get("built_at")
-            self._updated_at = data.get("updated_at")
-            self._cache_bytes = reader.size
-            self._reader = reader
-        except CacheMiss as miss:
-            if reader is not None:
-                reader.close()
-            if miss.reason:
-                self._warn(f"rebuilding the search index: {miss.reason}")
-            index = Index()
-        except (KeyError, TypeError, ValueError) as exc:
-            if reader is not None:
-                reader.close()
-            self._warn(f"rebuilding the search index: cache is damaged ({exc.__class__.__name__})")
-            index = Index()
-        self._index = index
-        self._keys = self._live_count = None
-        return index
+        if saved is not index:  # another process replaced the cache: ours was re-read
+            self._index = saved
+            self._changed()
+        return saved
 
-    def _save(self, index: Index) -> None:
-        if index.dead_fraction > COMPACT_AT:
-            index.compact()
-        now = self.clock()
-        if self._built_at is None:
-            self._built_at = now
-        header_index, blocks = index.to_store()
-        payload = {
-            "format": INDEX_FORMAT,
-            "generator": f"birkin-mnemosyne {_version.__version__}",
-            "recipe": self._recipe(),
-            "built_at": self._built_at,
-            "updated_at": now,
-            "index": header_index,
-        }
-        old = self._reader
-        lock = VaultLock(self.vault, timeout=CACHE_LOCK_WAIT, lock_file=CACHE_LOCK)
-        try:
-            lock.acquire()
-        except WriteRefusedError:
-            # Another process is saving (a big build): ours waits for the next change.
-            log.info("search index not saved this time: another process is saving it")
-            return
-        except (OSError, InvalidPathError, VaultNotFoundError) as exc:
-            self._cache_not_written(exc)
-            return
-        try:
-            if os.name == "nt" and old is not None:
-                old.close()  # Windows cannot replace a file that is open
-                self._reader = old = None
-            # The reader is the file this process wrote, never the path reopened:
-            # another process may rename its own file there at any moment.
-            reader = write_block_file(self.cache_path, payload, blocks, root=self.vault)
-        except (OSError, CacheMiss, InvalidPathError) as exc:
-            self._cache_not_written(exc)
-            return
-        finally:
-            self._clean_temp_files(self.vault / CACHE_DIR, locked=True)
-            lock.release()
-        index.adopt(header_index, reader)
-        self._reader = reader
-        self._cache_bytes = reader.size
-        self._updated_at = now
-        if old is not None:
-            old.close()
+    def _follow(self, index: Index) -> Index:
+        """Take other processes' saves from the index log (one stat when there are none)."""
+        fresh, changed = self._store.sync(index)
+        if changed:
+            self._index = fresh
+            self._changed(self._store.moved if fresh is index else None)
+        return fresh
 
-    def _cache_not_written(self, exc: Exception) -> None:
-        if not self._cache_warned:
-            self._cache_warned = True
-            reason = getattr(exc, "strerror", None) or str(exc)
-            self._warn(
-                f"search index not cached: cannot write {self.cache_path} ({reason}); "
-                "searching from memory"
-            )
+    def _changed(self, moved: tuple[list[str], list[str]] | None = None) -> None:
+        """The index changed: what is derived from it is worked out again.
+
+        ``moved`` = (paths of live notes that left, of live notes that came): then the
+        stem counts and the live count are updated instead of recounted (a recount is
+        a pass over every note, ~0.2 s at 100k notes, on the next search).
+        """
+        self._generation += 1
+        self._key_map = self._name_map = None
+        if moved is None or self._keys is None or self._live_count is None:
+            self._keys = self._live_count = None
+            return
+        leaving, coming = moved
+        counts = self._keys
+        for path in leaving:
+            stem = note_stem(path).casefold()
+            counts[stem] -= 1
+            if counts[stem] <= 0:
+                del counts[stem]
+        for path in coming:
+            counts[note_stem(path).casefold()] += 1
+        self._live_count += len(coming) - len(leaving)
+
+    @property
+    def _built_at(self) -> float | None:
+        return self._store.built_at
+
+    @property
+    def _updated_at(self) -> float | None:
+        return self._store.updated_at
 
     def _clean_temp_files(self, where: Path | list, *, locked: bool = False) -> None:
         """Delete stale temporary files of interrupted writes (``atomic``) in ``where``.
@@ -378,61 +371,73 @@ class Mnemosyne:
         touched): the index reflects a write at once without a stat of every file.
         ``on_progress`` (default: the engine's) receives the phase ``index`` (notes
         parsed) when any note is to be parsed, then ``index-save`` when the cache is
-        written.
+        written. Many notes to parse (a build) take the build lock; a process that finds
+        it taken waits for that build (``on_progress`` then reports the builder's
+        ``index`` phase) and reads its result instead of parsing the same notes.
         """
         on_progress = self.on_progress if on_progress is None else on_progress
         started = time.perf_counter()
         if full:
             self._index = Index()
-            self._built_at = None
-            self._keys = self._live_count = None
+            self._store.start_full()
+            self._changed()
         index = self._load()
+        if not full:
+            index = self._follow(index)
+        scope = None
         if paths is not None:
-            wanted = set(paths)
-            on_disk = {p: st for p, st in self._stat_paths(wanted).items()}
-            indexed = {p: index.notes[index.by_path[p]] for p in wanted if p in index.by_path}
+            scope = set(paths) | self._store.recheck
+            self._store.recheck.clear()
+            on_disk = self._stat_paths(scope)
         else:
-            problems: list[str] = []
-            temp_files: list[str] = []
-            on_disk = discover(
-                self.vault, include_archive=True, problems=problems, temp_files=temp_files
-            )
-            self._folder_problems = problems
-            if not self._temp_checked:
-                # Once per engine, the state folders too (discovery skips hidden ones).
-                self._temp_checked = True
-                temp_files += [
-                    os.path.join(folder, name)
-                    for folder, _, names in os.walk(self.vault / ".mnemosyne")
-                    for name in names
-                    if is_temp_name(name)
-                ]
-            self._clean_temp_files(temp_files)
-            self._last_scan = time.monotonic()
-            self._checked_at = self.clock()
-            indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
-        deleted = [p for p in indexed if p not in on_disk]
-        changed = [
-            p
-            for p, st in on_disk.items()
-            if p in indexed
-            and (indexed[p]["mtime_ns"] != st.mtime_ns or indexed[p]["size"] != st.size)
-        ]
-        added = [p for p in on_disk if p not in indexed]
-        todo = sorted(changed + added)
-        for path in deleted:
-            index.remove(path)
-        with phase(on_progress if todo else None, "index", len(todo)) as parsing:
-            for doc in self._parse(todo):
-                index.add(doc)
-                parsing.advance()
-        if deleted or todo or full:
-            self._generation += 1
-        if deleted or todo or full or not self.cache_path.exists():
-            self._keys = self._live_count = None
-            with phase(on_progress, "index-save", 1) as saving:
-                self._save(index)
-                saving.advance()
+            on_disk = self._stat_pass()
+        deleted, changed, added = self._diff(index, on_disk, scope)
+        builder = None
+        if full or len(changed) + len(added) >= BUILD_LOCK_MIN:
+            builder = self._store.build_lock()
+            if not builder.try_acquire():
+                if full:
+                    builder = None  # asked to rebuild: do it, without the lock
+                else:
+                    if not builder.wait(_waiting_reporter(on_progress)):
+                        builder = None  # the builder stalled: build here too
+                    # Its result is on disk now: read it, look at the files again.
+                    index = self._follow(self._load())
+                    if scope is None:
+                        on_disk = self._stat_pass()
+                    deleted, changed, added = self._diff(index, on_disk, scope)
+            elif not full:
+                index = self._follow(index)  # a build that ended before we took the lock
+                deleted, changed, added = self._diff(index, on_disk, scope)
+        try:
+            todo = sorted(changed + added)
+            store = self._store
+            notes, by_path = index.notes, index.by_path
+            leaving = [
+                p for p in deleted + changed if p in by_path and not notes[by_path[p]]["archived"]
+            ]
+            coming = []
+            for path in deleted:
+                index.remove(path)
+                store.noted_removed(path)
+            with phase(on_progress if todo else None, "index", len(todo)) as parsing:
+                for done, doc in enumerate(self._parse(todo), 1):
+                    index.add(doc)
+                    store.noted_added(doc)
+                    if not doc.archived:
+                        coming.append(doc.path)
+                    parsing.advance()
+                    if builder is not None:
+                        builder.progress(done, len(todo))
+            if deleted or todo or full:
+                self._changed(None if full else (leaving, coming))
+            if deleted or todo or full or store.needs_base or not self.cache_path.exists():
+                with phase(on_progress, "index-save", 1) as saving:
+                    index = self._save(index)
+                    saving.advance()
+        finally:
+            if builder is not None:
+                builder.release()
         return {
             "added": len(added),
             "changed": len(changed),
@@ -441,9 +446,51 @@ class Mnemosyne:
             "seconds": round(time.perf_counter() - started, 3),
         }
 
+    def _stat_pass(self) -> dict[str, FileStat]:
+        """Stat every note (and clean up stale temporary files): the files as they are."""
+        problems: list[str] = []
+        temp_files: list[str] = []
+        began, checked, cpu = time.monotonic(), self.clock(), time.thread_time()
+        on_disk = discover(
+            self.vault, include_archive=True, problems=problems, temp_files=temp_files
+        )
+        self._scan_cost = time.monotonic() - began
+        self._scan_cpu = time.thread_time() - cpu
+        self._last_scan, self._checked_at = began, checked
+        self._folder_problems = problems
+        if not self._temp_checked:
+            # Once per engine, the state folders too (discovery skips hidden ones).
+            self._temp_checked = True
+            temp_files += [
+                os.path.join(folder, name)
+                for folder, _, names in os.walk(self.vault / ".mnemosyne")
+                for name in names
+                if is_temp_name(name)
+            ]
+        self._clean_temp_files(temp_files)
+        return on_disk
+
+    @staticmethod
+    def _diff(
+        index: Index, on_disk: dict[str, FileStat], scope: set[str] | None
+    ) -> tuple[list[str], list[str], list[str]]:
+        """(deleted, changed, added) paths: the index against the files (within ``scope``)."""
+        if scope is None:
+            indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
+        else:
+            indexed = {p: index.notes[index.by_path[p]] for p in scope if p in index.by_path}
+        deleted = [p for p in indexed if p not in on_disk]
+        changed = [
+            p
+            for p, st in on_disk.items()
+            if p in indexed
+            and (indexed[p]["mtime_ns"] != st.mtime_ns or indexed[p]["size"] != st.size)
+        ]
+        added = [p for p in on_disk if p not in indexed]
+        return deleted, changed, added
+
     def _stat_paths(self, paths: set[str]) -> dict:
         """Stat named notes the way discovery would (links and hidden parts excluded)."""
-        from .discovery import FileStat
         from .vault_paths import check_note_path
 
         found = {}
@@ -518,8 +565,50 @@ class Mnemosyne:
         )
 
     def _maybe_refresh(self) -> None:
-        if self._last_scan is None or time.monotonic() - self._last_scan >= self.refresh_interval:
+        """Before a search: other processes' saves, then the files, when due.
+
+        Other processes' saves are read from the index log on every call (one stat).
+        The files are stat'ed at most every ``check_interval``: inline when that pass is
+        cheap, else in a background thread whose findings a later call applies (only
+        the notes whose stat changed are read). See ``freshness``.
+        """
+        if self._index is None or self._last_scan is None:
             self.refresh()
+            return
+        self._follow(self._index)
+        scan = self._scan
+        if scan is not None and scan.done.is_set():
+            self._scan = None
+            self._take_pass(scan)
+        if self._store.recheck:
+            self.refresh(paths=())
+        if time.monotonic() - self._last_scan < self._check_interval():
+            return
+        cost = self._scan_cost
+        if self.refresh_interval <= 0 or cost is None or cost < BACKGROUND_MIN:
+            self.refresh()  # cheap (or asked for on every search): inline, as it was
+        elif self._scan is None:
+            self._scan = BackgroundPass(self.vault, list(self._index.notes), clock=self.clock)
+
+    def _check_interval(self) -> float:
+        return check_interval(self.refresh_interval, self._scan_cost, self._scan_cpu)
+
+    def _take_pass(self, scan: BackgroundPass) -> None:
+        """Apply what a background stat pass found."""
+        if scan.error is not None:
+            log.info("background stat pass failed (%r); the next one runs inline", scan.error)
+            self._scan_cost = self._scan_cpu = None
+            return
+        if self._last_scan is not None and scan.started < self._last_scan:
+            return  # an inline pass began after it: nothing it can add
+        self._last_scan, self._checked_at = scan.started, scan.checked_at
+        self._scan_cost, self._scan_cpu = scan.seconds, scan.cpu_seconds
+        self._folder_problems = scan.problems
+        self._clean_temp_files(scan.temp_files)
+        if len(scan.changed) > PASS_CHANGES_MAX:
+            self.refresh()  # a big change: one full pass, with the build lock
+        elif scan.changed:
+            self.refresh(paths=scan.changed)
 
     @property
     def index(self) -> Index:
@@ -1060,14 +1149,28 @@ class Mnemosyne:
     # -- reporting -------------------------------------------------------------------
 
     def freshness(self) -> dict:
+        """How current the index is.
+
+        ``checked_at`` is when the last stat pass began (what it vouches for);
+        ``fresh`` says that was within ``check_interval_s``, the interval passes run at
+        (``refresh_interval``, longer for a vault whose pass is dear: ``freshness``).
+        ``staleness_window_s`` is the longest an edit made outside this library can go
+        unseen by a search: the interval plus the last pass's duration. Writes through
+        the library are seen by the next search in every process.
+        """
         index = self._load()
         age = None if self._last_scan is None else time.monotonic() - self._last_scan
+        interval = self._check_interval()
+        fresh = age is not None and age < interval
         return {
-            "fresh": age is not None and age < self.refresh_interval,
+            "fresh": fresh,
             "notes": self._count_live(index),
             "built_at": _iso(self._built_at),
             "checked_at": _iso(self._checked_at),
-            "stale_files": 0 if age is not None and age < self.refresh_interval else None,
+            "stale_files": 0 if fresh else None,
+            "check_interval_s": round(interval, 3),
+            "staleness_window_s": round(interval + (self._scan_cost or 0.0), 3),
+            "checking": self._scan is not None,
         }
 
     def _count_live(self, index: Index) -> int:
@@ -1109,7 +1212,7 @@ class Mnemosyne:
             "zones": dict(sorted(zones.items())),
             "index": self.freshness(),
             "updated_at": _iso(self._updated_at),
-            "cache": {"path": str(self.cache_path), "bytes": self._cache_bytes},
+            "cache": {"path": str(self.cache_path), "bytes": self._store.bytes},
             "warnings": [w.to_dict() for w in self.file_warnings()],
             "engine_warnings": list(self.warnings) + list(self._folder_problems),
             "mode": self.mode,

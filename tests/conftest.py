@@ -66,22 +66,32 @@ EXAMPLE_VAULT = Path(__file__).resolve().parent.parent / "examples" / "vault"
 
 
 def cache_text(path: Path) -> str:
-    """Everything the search-index cache file holds, decompressed, as one string."""
+    """Everything the search-index cache holds (base and log), decompressed, as one string."""
     import json
 
-    from birkin_mnemosyne.cache import BlockFile
-    from birkin_mnemosyne.engine import INDEX_FORMAT
+    from birkin_mnemosyne.cache import BlockFile, CacheMiss, LogFile
+    from birkin_mnemosyne.index_store import INDEX_FORMAT, LOG_FILE, LOG_FORMAT
 
     reader = BlockFile(path, expect_format=INDEX_FORMAT)
     try:
         parts = [json.dumps(reader.header, ensure_ascii=False)]
         index = reader.header["index"]
         for name in ("sections", "note_fields"):
-            for _, offset, length, size in index[name]["blocks"]:
-                parts.append(reader.block(offset, length, size))
-        return "\n".join(parts)
+            for run in ("blocks", "tails"):
+                for _, offset, length, size in index[name][run]:
+                    parts.append(reader.block(offset, length, size))
     finally:
         reader.close()
+    try:
+        log = LogFile(path.parent / LOG_FILE, expect_format=LOG_FORMAT)
+    except CacheMiss:
+        return "\n".join(parts)
+    try:
+        parts.append(json.dumps(log.header, ensure_ascii=False))
+        parts.extend(json.dumps(r, ensure_ascii=False) for r in log.read_records())
+    finally:
+        log.close()
+    return "\n".join(parts)
 
 
 def load_script(name: str, path: Path, *also: Path):

@@ -28,9 +28,13 @@ def test_footprint_runner_smoke(tmp_path, capsys):
     run = load_script("footprint_run", FOOTPRINT / "run.py")
     out = tmp_path / "out.json"
     assert (
-        run.main(["--sizes", "30", "--workdir", str(tmp_path), "--runs", "1", "--json", str(out)])
+        run.main(
+            ["--sizes", "30", "--workdir", str(tmp_path), "--runs", "1", "--edits", "2"]
+            + ["--watch", "1", "--json", str(out)]
+        )
         == 0
     )
     rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
     assert rows[0]["notes"] == 30 and rows[0]["cache_mb"] > 0
+    assert rows[0]["edit_refresh_ms"] > 0 and rows[0]["watch_searches"] > 0
     assert "| 30 |" in capsys.readouterr().out

@@ -7,6 +7,7 @@ import os
 import struct
 import subprocess
 import sys
+import time
 import tracemalloc
 import zlib
 from pathlib import Path
@@ -123,6 +124,10 @@ def test_a_json_cache_bomb_is_refused(tmp_path):
 
 def test_a_save_reads_its_own_file_even_when_another_replaced_it_at_once(vault, monkeypatch):
     """Another process renaming its cache into place right after ours must not mix the two."""
+    import birkin_mnemosyne.index_store as store_module
+
+    monkeypatch.setattr(store_module, "LOG_MIN_BYTES", 0)  # every save writes the base
+    monkeypatch.setattr(store_module, "LOG_SHARE", 0.0)
     _vault(vault)
     ours = Mnemosyne(vault.root, refresh_interval=3600)
     ours.refresh()
@@ -156,6 +161,7 @@ def test_a_save_reads_its_own_file_even_when_another_replaced_it_at_once(vault, 
 
 WRITER = """
 import sys
+import time
 from birkin_mnemosyne import VaultMemory
 memory = VaultMemory({vault!r})
 for i in range({writes}):
@@ -224,3 +230,55 @@ def test_a_searcher_beside_a_writer_meets_no_error_and_no_damage(vault, tmp_path
     final = Mnemosyne(vault.root)
     assert final.search("zeppelin mark39")[0]["path"] == "w/written-39.md"
     assert final.warnings == []
+
+
+# -- two processes opening an unindexed vault ------------------------------------------
+
+BUILDER = """
+import json, sys, time
+import birkin_mnemosyne.engine as engine_module
+from birkin_mnemosyne import Mnemosyne
+engine_module.BUILD_LOCK_MIN = 5
+engine = Mnemosyne({vault!r})
+real = engine._parse
+parsed = []
+
+def slow(paths):
+    for doc in real(paths):
+        parsed.append(doc.path)
+        time.sleep({delay})  # a long build: the other process arrives during it
+        yield doc
+
+engine._parse = slow
+waited = []
+# progress made before this process parsed anything is the other build's
+engine.refresh(on_progress=lambda e: waited.append(e.done) if e.done and not parsed else None)
+hits = engine.search("restore database item7")
+print(json.dumps({{"parsed": len(parsed), "waited": bool(waited), "top": hits[0]["path"],
+                  "warnings": engine.warnings}}))
+"""
+
+
+def test_a_second_process_opening_an_unindexed_vault_waits_for_the_first_build(vault, tmp_path):
+    _vault(vault, 40)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH")) if p)
+    progress = vault.root / ".mnemosyne" / "cache" / "build.json"
+
+    def start(delay: float) -> subprocess.Popen:
+        script = tmp_path / f"builder-{delay}.py"
+        script.write_text(BUILDER.format(vault=str(vault.root), delay=delay), encoding="utf-8")
+        return subprocess.Popen(
+            [sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
+
+    first = start(0.05)
+    deadline = time.monotonic() + 60
+    while not progress.exists() and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)  # the first is building: it holds the lock and reports
+    second = start(0.0)
+    outputs = [proc.communicate(timeout=300) for proc in (first, second)]
+    results = [json.loads(out.decode().strip().splitlines()[-1]) for out, _ in outputs]
+    assert results[0]["parsed"] == 40 and not results[0]["waited"]
+    assert results[1] == {"parsed": 0, "waited": True, "top": "n7.md", "warnings": []}
+    assert results[0]["top"] == "n7.md" and results[0]["warnings"] == []

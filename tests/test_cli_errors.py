@@ -24,14 +24,14 @@ def test_internal_error_exits_4_with_one_line(vault, capsys, monkeypatch):
 
 
 def test_reindex_reports_an_unwritable_cache(vault, capsys, monkeypatch):
-    import birkin_mnemosyne.engine as engine_module
+    import birkin_mnemosyne.index_store as store_module
 
     vault.write("a.md", "# A\n\nzebra\n")
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(engine_module, "write_block_file", refuse)
+    monkeypatch.setattr(store_module, "write_block_file", refuse)
     assert main(["--vault", str(vault.root), "reindex"]) == 0
     assert "not cached" in capsys.readouterr().err
 

@@ -283,27 +283,55 @@ def _index_header(path):
         reader.close()
 
 
-def test_incremental_saves_keep_a_delta_then_merge(ops, monkeypatch):
-    import birkin_mnemosyne.index as index_module
+def _log_records(vault_root):
+    from birkin_mnemosyne.cache import LogFile
+    from birkin_mnemosyne.index_store import LOG_FILE, LOG_FORMAT
+
+    log = LogFile(vault_root / ".mnemosyne" / "cache" / LOG_FILE, expect_format=LOG_FORMAT)
+    try:
+        return log.header, log.read_records()
+    finally:
+        log.close()
+
+
+def test_saves_append_to_the_log_and_a_merge_copies_the_blocks(ops, monkeypatch):
+    import birkin_mnemosyne.index_store as store_module
 
     engine = Mnemosyne(ops.root, refresh_interval=3600)
     engine.refresh()
+    base_bytes = engine.cache_path.read_bytes()
     base = _index_header(engine.cache_path)["sections"]
-    assert base["delta"] == {} and base["blocks"]
-    monkeypatch.setattr(index_module, "DELTA_SHARE", 1e9)  # never merge
+    assert base["blocks"] and base["tails"] == []
     for i in range(3):
         ops.write(f"extra/n{i}.md", f"# Extra {i}\n\nzeppelin hangar {i}\n")
         engine.refresh(paths=[f"extra/n{i}.md"])
-    small = _index_header(engine.cache_path)["sections"]
-    assert "hangar" in small["delta"] and small["blocks"] == base["blocks"]
-    assert len(Mnemosyne(ops.root).search("zeppelin", limit=50)) == 3
-    monkeypatch.setattr(index_module, "DELTA_SHARE", 0.0)  # merge at the next save
+    ops.root.joinpath("inbox.md").unlink()
+    engine.refresh(paths=["inbox.md"])
+    # The base is not written again: each save appended one record to the log.
+    assert engine.cache_path.read_bytes() == base_bytes
+    header, records = _log_records(ops.root)
+    assert [len(r["notes"]) for r in records] == [1, 1, 1, 0]
+    assert records[3]["removed"] == ["inbox.md"]
+    fresh = Mnemosyne(ops.root)  # another process reads base + log
+    assert len(fresh.search("zeppelin", limit=50)) == 3
+    assert fresh.search("milk") == [] and fresh.refresh()["added"] == 0
+    # Past the log's share of the base, the next save merges: a new base whose blocks
+    # are the old ones byte for byte, the added postings in its tails, an empty log.
+    monkeypatch.setattr(store_module, "LOG_MIN_BYTES", 0)
+    monkeypatch.setattr(store_module, "LOG_SHARE", 0.0)
     ops.write("extra/n3.md", "# Extra 3\n\nzeppelin hangar 3\n")
     engine.refresh(paths=["extra/n3.md"])
     merged = _index_header(engine.cache_path)["sections"]
-    assert merged["delta"] == {} and "hangar" in cache_text(engine.cache_path)
+    assert [b[2:] for b in merged["blocks"]] == [b[2:] for b in base["blocks"]]
+    assert merged["limit"] == base["limit"] and merged["tails"]
+    assert "hangar" in cache_text(engine.cache_path)
+    header, records = _log_records(ops.root)
+    assert records == [] and header["parent"]["records"] == 5
     assert len(Mnemosyne(ops.root).search("zeppelin", limit=50)) == 4
     assert len(engine.search("zeppelin", limit=50)) == 4
+    # A reader that had read the whole old log follows the merge without reloading.
+    assert len(fresh.search("zeppelin", limit=50)) == 4
+    assert fresh.warnings == [] and engine.warnings == []
 
 
 def test_missing_vault_is_an_error_and_nothing_is_created(tmp_path):
@@ -327,12 +355,12 @@ def test_read_only_vault_still_searches(ops):
 
 
 def test_unwritable_cache_still_searches(ops, monkeypatch):
-    import birkin_mnemosyne.engine as engine_module
+    import birkin_mnemosyne.index_store as store_module
 
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(engine_module, "write_block_file", refuse)
+    monkeypatch.setattr(store_module, "write_block_file", refuse)
     engine = Mnemosyne(ops.root)
     assert engine.search("milk")[0]["path"] == "inbox.md"
     ops.write("late.md", "# Late\n\nzeppelin\n")

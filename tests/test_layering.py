@@ -25,6 +25,7 @@ LAYERS = {
     "atomic": 1,
     "vault_lock": 1,
     "cache": 1,
+    "freshness": 1,  # stat passes in a background thread, their interval
     "source_files": 1,  # reads folders outside the vault for imports
     "config": 1,
     "journal": 1,
@@ -40,6 +41,7 @@ LAYERS = {
     "fusion": 2,  # rank fusion maths; standard library only
     "bm25": 2,  # plain Okapi BM25 over a caller's postings (0.7.2's bm25_scores)
     "engine": 3,
+    "index_store": 3,  # the index's base file and log: load, follow, save, build lock
     "parse_workers": 3,  # worker processes of a large index build (python -m)
     "memory_index": 3,
     "startup": 3,
@@ -60,8 +62,8 @@ LAYERS = {
     "mcp_server": 5,  # package: build_server, one module per tool area, HTTP serving
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
-    "mcp_main": 5,
-    "progress_view": 5,  # progress for people: the CLI's line, the MCP server's log  # the mnemosyne-mcp launcher: standard library until it serves
+    "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
+    "progress_view": 5,  # progress for people: the CLI's line, the MCP server's log
     "__main__": 5,
     "__init__": 5,
 }

@@ -468,7 +468,8 @@ def run_status(args) -> int:
     idx = stats["index"]
     out.write(
         f"index:    {'fresh' if idx['fresh'] else 'stale'}, built {idx['built_at']}, "
-        f"checked {idx['checked_at']}\n"
+        f"checked {idx['checked_at']} (outside edits seen within "
+        f"{idx['staleness_window_s']:g} s)\n"
     )
     cache = stats["cache"]
     size = "not written" if cache["bytes"] is None else f"{cache['bytes']:,} bytes"

@@ -21,8 +21,18 @@ class IndexFreshness(Shape):
     fresh: bool = Field(description="true when the vault was scanned within the refresh interval")
     notes: int = Field(description="live notes in the index")
     built_at: str | None = None
-    checked_at: str | None = None
+    checked_at: str | None = Field(
+        default=None, description="when the last stat pass over the files began"
+    )
     stale_files: int | None = None
+    check_interval_s: float | None = Field(
+        default=None, description="seconds between stat passes (longer for a big vault)"
+    )
+    staleness_window_s: float | None = Field(
+        default=None,
+        description="the longest an edit made outside this server can go unseen; "
+        "writes through it are seen at once",
+    )
 
 
 class SearchHit(Shape):
