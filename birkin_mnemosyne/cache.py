@@ -167,6 +167,17 @@ def write_json_z(path: Path, data: dict, *, level: int = 6, root: Path | None = 
     return len(payload)
 
 
+def _open_for_reading(path: Path):
+    """``path`` opened for binary reads and kept open (a block file's lazy block reads,
+    a log's appends read later); a missing or unreadable file is a ``CacheMiss``."""
+    try:
+        return open(path, "rb")  # noqa: SIM115 - the caller keeps it open
+    except FileNotFoundError:
+        raise CacheMiss(None) from None
+    except OSError as exc:
+        raise CacheMiss(f"cannot read {path.name} ({exc.strerror})") from None
+
+
 class BlockFile:
     """An open block file: ``header`` parsed, blocks read and decompressed on demand."""
 
@@ -174,12 +185,7 @@ class BlockFile:
         """Open ``path``, or read the already open binary ``handle`` (its file)."""
         self.path = Path(path)
         if handle is None:
-            try:
-                handle = open(self.path, "rb")  # noqa: SIM115 - kept open for lazy block reads
-            except FileNotFoundError:
-                raise CacheMiss(None) from None
-            except OSError as exc:
-                raise CacheMiss(f"cannot read {self.path.name} ({exc.strerror})") from None
+            handle = _open_for_reading(self.path)
         self._handle = handle
         # Close the handle when this object goes away, without a ResourceWarning.
         self._finalizer = weakref.finalize(self, handle.close)
@@ -287,12 +293,7 @@ class LogFile:
         """Open ``path``, or read the already open binary ``handle`` (its file)."""
         self.path = Path(path)
         if handle is None:
-            try:
-                handle = open(self.path, "rb")  # noqa: SIM115 - kept open to read appends
-            except FileNotFoundError:
-                raise CacheMiss(None) from None
-            except OSError as exc:
-                raise CacheMiss(f"cannot read {self.path.name} ({exc.strerror})") from None
+            handle = _open_for_reading(self.path)
         self._handle = handle
         self._finalizer = weakref.finalize(self, handle.close)
         self._lock = threading.Lock()
