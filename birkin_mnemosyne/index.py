@@ -508,7 +508,8 @@ class _PostingMap:
         self.adopt(packed, reader)
 
     def adopt(self, packed: dict | None, reader) -> None:
-        """Take ``packed`` (as written to ``reader``'s file) as the stored state."""
+        """Take ``packed`` (as ``pack`` made it and it was written to ``reader``'s file)
+        as the stored state, pending appends included."""
         if packed:
             self._base = _BlockRun(packed["blocks"], reader)
             self._tail = _BlockRun(packed["tails"], reader)
@@ -522,6 +523,8 @@ class _PostingMap:
             self._limit = self._terms = self._base_chars = 0
         self._dirty.clear()
         self._new.clear()
+        # What was pending is in what was written (``pack`` put it in the tails).
+        self.pending.clear()
 
     def _stored(self, term: str) -> tuple[array, array] | None:
         """The stored postings of ``term`` (blocks then tail), decoded; None if none."""
@@ -568,11 +571,23 @@ class _PostingMap:
         except (ValueError, TypeError, UnicodeError, IndexError) as exc:
             raise IndexCorruptError(f"postings of {term!r} cannot be read") from exc
 
+    def _is_stored(self, term: str) -> bool:
+        """Whether the blocks or the tails hold ``term`` (one block read, no decoding)."""
+        try:
+            return self._base.text(term) is not None or self._tail.text(term) is not None
+        except (ValueError, TypeError, UnicodeError, IndexError) as exc:
+            raise IndexCorruptError(f"postings of {term!r} cannot be read") from exc
+
+    def _pending_only(self) -> list[str]:
+        """Terms with appends not yet merged and not decoded, in term order."""
+        decoded = self._decoded
+        return sorted(term for term in self.pending if term not in decoded)
+
     def count(self) -> int:
         """Number of terms; reads only the blocks of terms added since the last save."""
-        for term in list(self.pending):
-            self.get(term)
-        return self._terms + len(self._new)
+        # In term order, so each block is read once; no postings are decoded.
+        fresh = sum(1 for term in self._pending_only() if not self._is_stored(term))
+        return self._terms + len(self._new) + fresh
 
     def terms(self) -> set[str]:
         found = {term for term, _ in self._base.items()}
@@ -580,19 +595,37 @@ class _PostingMap:
         return found | self._decoded.keys() | self.pending.keys()
 
     def pack(self, base_offset: int, limit: int) -> tuple[dict, list[bytes]]:
-        """The stored form to write (blocks start at ``base_offset``); changes nothing.
+        """The stored form to write (blocks start at ``base_offset``).
 
-        ``limit`` is the number of ids there are now (what a full rewrite stores).
+        ``limit`` is the number of ids there are now (what a full rewrite stores). It
+        changes nothing a reader sees; once the file is written, ``adopt`` takes it.
         """
-        for term in list(self.pending):
-            self.get(term)
         if self._base.entries:
+            # Appends to terms already decoded are merged (cheap). Those of any other
+            # term are ids from ``limit`` on: its tail is its old tail plus them, and
+            # its block postings are never decoded (at 100k notes, decoding the whole
+            # postings of every changed term made a merge take 20 s).
+            for term in [t for t in self.pending if t in self._decoded]:
+                self.get(term)
             tails = dict(self._tail.items())
             for term in self._dirty:
                 ids, codes = self._decoded[term]
                 i = bisect.bisect_left(ids, self._limit)
                 if i < len(ids):
                     tails[term] = encode_postings(ids[i:], codes[i:])
+            fresh = 0
+            for term in self._pending_only():
+                extra = self.pending[term]
+                old = tails.get(term)
+                if old is None and not self._is_stored(term):
+                    fresh += 1
+                try:
+                    ids, codes = decode_postings(old) if old else (array("I"), array("H"))
+                except ValueError as exc:
+                    raise IndexCorruptError(f"postings of {term!r} cannot be read") from exc
+                ids.extend(extra[0::2])
+                codes.extend(extra[1::2])
+                tails[term] = encode_postings(ids, codes)
             if sum(map(len, tails.values())) <= TAIL_SHARE * max(self._base_chars, 1):
                 entries, blocks = self._base.copy(base_offset)
                 offset = base_offset + sum(map(len, blocks))
@@ -601,10 +634,12 @@ class _PostingMap:
                     "blocks": entries,
                     "tails": tail_entries,
                     "limit": self._limit,
-                    "terms": self._terms + len(self._new),
+                    "terms": self._terms + len(self._new) + fresh,
                     "base_chars": self._base_chars,
                 }
                 return packed, blocks + tail_blocks
+        for term in list(self.pending):
+            self.get(term)
 
         # Full rewrite: every term's whole postings in the blocks, no tails.
         def whole() -> Iterator[tuple[str, str]]:
