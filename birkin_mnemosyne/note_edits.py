@@ -20,7 +20,7 @@ from collections.abc import Callable
 from .errors import AmbiguousSectionError, InvalidInputError, MatchCountError, SectionNotFoundError
 from .frontmatter import parse_frontmatter
 from .markdown import Heading, WikiLink, parse_markdown, wikilink_spans
-from .notes_io import _field_updates, _newline_of, _set_fields, _with_newline
+from .notes_io import _field_updates, _newline_of, _set_fields, _with_newline, heading_span
 from .redact import MARK_RE
 
 __all__ = [
@@ -185,17 +185,9 @@ def replace_note_section(
     fm = parse_frontmatter(text)
     body = fm.body
     headings = parse_markdown(body).headings
-    index = find_section(headings, section, redact, where)
-    heading = headings[index]
-    line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
-    start = line_starts[heading.line - 1]
+    start, end = heading_span(body, headings, find_section(headings, section, redact, where))
     after_heading = body.find("\n", start)
     after_heading = len(body) if after_heading == -1 else after_heading + 1
-    end = len(body)
-    for later in headings[index + 1 :]:
-        if later.level <= heading.level:
-            end = line_starts[later.line - 1]
-            break
     newline = _newline_of(text)
     head_line = body[start:after_heading]
     if not head_line.endswith("\n"):

@@ -65,6 +65,7 @@ __all__ = [
     "plan_id",
     "relabel",
     "replace_note_body",
+    "heading_span",
     "section_span",
     "term_set",
     "without_md",
@@ -439,6 +440,20 @@ def outline_of(headings: Iterable[Heading], line_shift: int, redact) -> list[dic
     ]
 
 
+def heading_span(body: str, headings: tuple[Heading, ...], index: int) -> tuple[int, int]:
+    """``(start, end)`` in ``body`` of the section under ``headings[index]``: from its
+    heading line to the next heading of the same or a higher level (its subsections
+    included), the span ``get_note(section=)`` reads and ``replace_section`` rewrites."""
+    heading = headings[index]
+    line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
+    end = len(body)
+    for later in headings[index + 1 :]:
+        if later.level <= heading.level:
+            end = line_starts[later.line - 1]
+            break
+    return line_starts[heading.line - 1], end
+
+
 def section_span(body: str, headings: tuple[Heading, ...], name: str, redact) -> tuple[int, int]:
     """``(start, end)`` of the section under heading ``name`` (case-insensitive, exact).
 
@@ -446,17 +461,9 @@ def section_span(body: str, headings: tuple[Heading, ...], name: str, redact) ->
     ``NoteNotFoundError`` listing the headings when none matches.
     """
     wanted = unicodedata.normalize("NFC", str(name)).strip().casefold()
-    line_starts = [0] + [m.end() for m in re.finditer("\n", body)]
     for i, heading in enumerate(headings):
-        if wanted not in (heading.text.casefold(), redact(heading.text).casefold()):
-            continue
-        start = line_starts[heading.line - 1]
-        end = len(body)
-        for later in headings[i + 1 :]:
-            if later.level <= heading.level:
-                end = line_starts[later.line - 1]
-                break
-        return start, end
+        if wanted in (heading.text.casefold(), redact(heading.text).casefold()):
+            return heading_span(body, headings, i)
     names = [redact(h.text) for h in headings]
     listing = ", ".join(repr(n) for n in names[:30]) if names else "it has no headings"
     raise NoteNotFoundError(f"no section {name!r} — headings: {listing}", candidates=names[:30])
