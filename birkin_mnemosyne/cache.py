@@ -172,18 +172,31 @@ def write_json_z(path: Path, data: dict, *, level: int = 6, root: Path | None = 
     return len(payload)
 
 
-def _open_for_reading(path: Path):
-    """``path`` opened for binary reads and kept open (a block file's lazy block reads,
-    a log's appends read later); a missing or unreadable file is a ``CacheMiss``."""
-    try:
-        return open(path, "rb")  # noqa: SIM115 - the caller keeps it open
-    except FileNotFoundError:
-        raise CacheMiss(None) from None
-    except OSError as exc:
-        raise CacheMiss(f"cannot read {path.name} ({exc.strerror})") from None
+class _OpenFile:
+    """A cache file kept open for later reads (a block file's lazy blocks, a log's
+    appends), closed by ``close()`` or when the object goes away."""
+
+    def __init__(self, path: Path, handle=None) -> None:
+        """Open ``path`` for binary reads (a missing or unreadable file is a
+        ``CacheMiss``), or keep the already open ``handle`` (its file)."""
+        self.path = Path(path)
+        if handle is None:
+            try:
+                handle = open(self.path, "rb")  # noqa: SIM115 - kept open, see above
+            except FileNotFoundError:
+                raise CacheMiss(None) from None
+            except OSError as exc:
+                raise CacheMiss(f"cannot read {self.path.name} ({exc.strerror})") from None
+        self._handle = handle
+        # Close the handle when this object goes away, without a ResourceWarning.
+        self._finalizer = weakref.finalize(self, handle.close)
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        self._finalizer()
 
 
-class BlockFile:
+class BlockFile(_OpenFile):
     """An open block file: ``header`` parsed, blocks read and decompressed on demand."""
 
     def __init__(
@@ -194,13 +207,8 @@ class BlockFile:
         ``header`` is the header the caller has just written to ``handle``: it is taken
         as it is instead of being inflated and parsed again.
         """
-        self.path = Path(path)
-        if handle is None:
-            handle = _open_for_reading(self.path)
-        self._handle = handle
-        # Close the handle when this object goes away, without a ResourceWarning.
-        self._finalizer = weakref.finalize(self, handle.close)
-        self._lock = threading.Lock()
+        super().__init__(path, handle)
+        handle = self._handle
         try:
             name = self.path.name
             start = handle.read(len(MAGIC) + _HEADER_LEN.size)
@@ -257,9 +265,6 @@ class BlockFile:
         except (CacheMiss, UnicodeDecodeError) as exc:
             raise ValueError(f"{self.path.name}: damaged block ({exc})") from None
 
-    def close(self) -> None:
-        self._finalizer()
-
 
 def write_block_file(
     path: Path, header: dict, blocks: list[bytes], *, root: Path | None = None
@@ -295,7 +300,7 @@ def file_identity(path: Path) -> tuple[int, int] | None:
         return None
 
 
-class LogFile:
+class LogFile(_OpenFile):
     """An open log file: ``header`` parsed, records read as they arrive.
 
     ``end`` is the offset just past the last whole record read; ``read_records``
@@ -305,12 +310,8 @@ class LogFile:
 
     def __init__(self, path: Path, *, expect_format: str, handle=None) -> None:
         """Open ``path``, or read the already open binary ``handle`` (its file)."""
-        self.path = Path(path)
-        if handle is None:
-            handle = _open_for_reading(self.path)
-        self._handle = handle
-        self._finalizer = weakref.finalize(self, handle.close)
-        self._lock = threading.Lock()
+        super().__init__(path, handle)
+        handle = self._handle
         try:
             name = self.path.name
             start = handle.read(len(LOG_MAGIC) + _LOG_HEADER_LEN.size)
@@ -384,9 +385,6 @@ class LogFile:
         except OSError:
             return None
         return _identity(info) == self.identity, info.st_size
-
-    def close(self) -> None:
-        self._finalizer()
 
 
 def create_log_file(path: Path, header: dict, *, root: Path | None = None) -> LogFile:
