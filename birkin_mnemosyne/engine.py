@@ -88,6 +88,7 @@ _RANGES = {
     "section_tie_share": (0.0, 1.0, False),
     "state_section_share": (0.0, 1.0, False),
     "state_journal_share": (0.0, 1.0, False),
+    "kind_named_boost": (1.0, None, False),
     "absent_name_share": (0.0, 1.0, False),
     "absent_coverage": (0.0, 1.0, False),
     "absent_ratio": (0.0, 1.0, False),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from birkin_mnemosyne import Mnemosyne
 from birkin_mnemosyne.ranking import RankingParams, _rank_reference, plan_query, rank
 from birkin_mnemosyne.tokenizer import query_units
@@ -497,3 +499,62 @@ def test_the_words_of_a_link_alias_describe_the_linked_note_not_the_hub(vault):
     )
     hits = Mnemosyne(vault.root).search("how do I roll back a bad deploy?")
     assert hits[0]["path"] == "runbooks/deploy-rollback.md"
+
+
+def _procedure_vault(vault):
+    vault.write(
+        "runbooks/failover.md",
+        """\
+        ---
+        updated: 2026-05-20
+        ---
+        # Postgres failover
+
+        ## Steps
+        The failover procedure: promote the standby with pg-failover, then repoint
+        pgbouncer at it and check replication.
+        """,
+    )
+    vault.write(
+        "journal/2026-06-03.md",
+        "# 2026-06-03\n\n### 06:02 — failover back to danube\nRan the failover procedure"
+        " again: promoted the standby, repointed pgbouncer, replication fine.\n",
+    )
+    for i in range(6):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
+
+
+def test_a_question_naming_a_kind_of_record_prefers_that_kind(vault):
+    _procedure_vault(vault)
+    query = "which failover procedure should I follow today?"
+    engine = Mnemosyne(vault.root)
+    words = query_units(query, known=engine.index.has_term)
+    plan = plan_query(words, engine.index, translations=engine._translations(words, engine.index))
+    assert plan.current and plan.kinds == {"runbook"}
+    assert engine.search(query)[0]["path"] == "runbooks/failover.md"
+    # The journal entry scores above 70 % of the runbook even without the boost, so a
+    # state question that does not name the kind puts it first; one naming the kind
+    # does not.
+    off = Mnemosyne(vault.root, ranking={"kind_named_boost": 1.0})
+    named = off.search("failover procedure standby pgbouncer today")
+    assert [h["path"] for h in named[:2]] == ["runbooks/failover.md", "journal/2026-06-03.md"]
+    assert named[1]["score"] >= 0.7 * named[0]["score"]
+    unnamed = engine.search("failover standby pgbouncer today")
+    assert unnamed[0]["path"] == "journal/2026-06-03.md"
+
+
+def test_a_kind_named_in_another_language_counts_through_the_glossary(vault):
+    _procedure_vault(vault)
+    engine = Mnemosyne(vault.root)
+    words = query_units("failover 절차", known=engine.index.has_term)
+    plan = plan_query(words, engine.index, translations=engine._translations(words, engine.index))
+    assert plan.kinds == {"runbook"}
+    words = query_units("failover pgbouncer", known=engine.index.has_term)
+    assert plan_query(words, engine.index).kinds == frozenset()
+
+
+def test_the_kind_boost_keeps_the_multiplier_bound():
+    params = RankingParams()
+    assert params.max_multiplier_ratio(names_kind=True) == pytest.approx(
+        params.max_multiplier_ratio() * params.kind_named_boost
+    )
