@@ -93,6 +93,40 @@ class BM25FParams:
         return cls(**{k: float(v) for k, v in overrides.items() if k in valid})
 
 
+def _cut(keys: array, values: array, cuts: list[tuple[int, int]]) -> tuple[array, array]:
+    """Copies of two parallel arrays without the positions ``[lo, hi)`` of ``cuts``
+    (ascending, not overlapping): slices, so C speed whatever their length."""
+    out_keys, out_values = array(keys.typecode), array(values.typecode)
+    start = 0
+    for lo, hi in cuts:
+        out_keys.extend(keys[start:lo])
+        out_values.extend(values[start:lo])
+        start = hi
+    out_keys.extend(keys[start:])
+    out_values.extend(values[start:])
+    return out_keys, out_values
+
+
+def note_day(meta: dict) -> str | None:
+    """The day (``YYYY-MM-DD``) a live, unarchived note is dated, else None."""
+    if meta.get("archived") or not meta.get("date"):
+        return None
+    return str(meta["date"])[:10]
+
+
+# Collection statistics keep this many leading bits (``_coarse``).
+_STAT_BITS = 8
+
+
+def _coarse(value: int) -> int:
+    """``value`` with all but its ``_STAT_BITS`` leading bits cleared: at most 1/128 below
+    it. Scores are computed with coarse counts and lengths, so that one note more or
+    less seldom moves them and the cached scores of the terms it does not hold stay
+    valid (``Index.term_scores``); BM25's normalisation does not need more precision."""
+    shift = value.bit_length() - _STAT_BITS
+    return value if shift <= 0 else (value >> shift) << shift
+
+
 # Upper bound on cached per-term scores (sum of their section counts). Held as arrays
 # (an estimated ~35 bytes a section posting with its notes' share, so ~400 MB at most;
 # the dicts held before took several times that a posting and were capped at 3
@@ -845,10 +879,16 @@ class Index:
         self._sum = {"blen": 0, "hlen": 0, "tlen": 0, "glen": 0}  # over live sections
         self._norms: dict[str, float] | None = None  # cached average field lengths
         self._term_cache: dict[str, TermScores] = {}
-        # Facts derived from the notes by other modules (note kinds, section dates),
-        # remembered until the index changes.
+        # Facts derived from the notes by other modules (note kinds, section dates), each
+        # of one note id, so they stand while the ids do (a changed note comes back under
+        # a new id): until ``compact`` renumbers them. The one fact of the whole vault,
+        # "newest" (``note_kinds.newest_date``), is kept up to date by ``_add``/``remove``.
         self.derived: dict[str, object] = {}
         self._term_params: BM25FParams | None = None
+        self._term_stats: dict[str, float] | None = None  # ``_averages`` the cache is of
+        # cached term -> (note ids removed, note ids added) since it was scored: applied
+        # to its scores on its next use (``_patched``)
+        self._term_changes: dict[str, tuple[set[int], set[int]]] = {}
         self._term_cached_postings = 0
 
     # -- building --------------------------------------------------------------------
@@ -946,6 +986,21 @@ class Index:
         self.live_sections += len(sections)
         self.live_notes += 1
         self._invalidate()
+        if "newest" in self.derived:
+            day, (newest, count) = note_day(meta), self.derived["newest"]
+            if day is not None and (newest is None or day > newest):
+                self.derived["newest"] = (day, 1)
+            elif day is not None and day == newest:
+                self.derived["newest"] = (newest, count + 1)
+        if self._term_cache:
+            # The terms of the new note have new postings; every other term's stand.
+            terms = set(title_tf) | set(tags_tf) if sections else set()
+            for sec in sections:
+                terms.update(sec.body_tf)
+                terms.update(sec.heading_tf)
+            changes = self._term_changes
+            for term in terms & self._term_cache.keys():
+                changes.setdefault(term, (set(), set()))[1].add(nid)
         return nid
 
     def remove(self, path: str) -> bool:
@@ -962,17 +1017,30 @@ class Index:
         self._sum["glen"] -= self.note_glen[nid] * count
         self.live_sections -= count
         self.live_notes -= 1
+        gone = self.notes[nid]
         self.notes[nid] = None
         self._invalidate()
+        if "newest" in self.derived:
+            newest, count = self.derived["newest"]
+            if newest is not None and note_day(gone) == newest:
+                if count > 1:
+                    self.derived["newest"] = (newest, count - 1)
+                else:
+                    del self.derived["newest"]  # the last of that day: worked out again
+        if self._term_cache:
+            # The terms the note held lose its postings: those whose scores name it.
+            changes = self._term_changes
+            for term, ts in self._term_cache.items():
+                if nid in ts.note_best:
+                    changes.setdefault(term, (set(), set()))[0].add(nid)
         return True
 
     def _invalidate(self) -> None:
+        """After a change: the statistics are worked out again. Cached term scores are
+        dropped by the change itself for the terms it touched (``_add``, ``remove``),
+        and all at once when the coarse statistics they were computed with move
+        (``term_scores``); derived facts are of note ids and stand (``derived``)."""
         self._norms = None
-        if self.derived:
-            self.derived = {}
-        if self._term_cache:
-            self._term_cache.clear()
-            self._term_cached_postings = 0
 
     @property
     def dead_fraction(self) -> float:
@@ -1036,27 +1104,48 @@ class Index:
     # -- scoring ---------------------------------------------------------------------
 
     def _averages(self) -> dict[str, float]:
-        """Average field lengths over live sections (1.0 for an empty field)."""
+        """The collection statistics scores are computed with (``_coarse`` of each):
+        average field lengths over live sections (1.0 for an empty field), over live
+        notes (``note_blen``, ``note_hlen``), and the counts (``sections``, ``notes``)."""
         if self._norms is None:
-            n = max(self.live_sections, 1)
-            self._norms = {k: (v / n) or 1.0 for k, v in self._sum.items()}
+            n = _coarse(max(self.live_sections, 1))
+            notes = _coarse(max(self.live_notes, 1))
+            sums = {k: _coarse(v) for k, v in self._sum.items()}
+            norms = {k: (v / n) or 1.0 for k, v in sums.items()}
+            norms["note_blen"] = (sums["blen"] / notes) or 1.0
+            norms["note_hlen"] = (sums["hlen"] / notes) or 1.0
+            norms["sections"], norms["notes"] = float(n), float(notes)
+            self._norms = norms
         return self._norms
 
     def term_scores(self, term: str, params: BM25FParams | None = None) -> TermScores:
         """BM25F score of ``term`` in every live section that contains it (cached).
 
-        The cache holds the scores of recently queried terms; any change to the index
-        clears it (N, df and average lengths move), so a warm query costs only
-        dictionary lookups.
+        The cache holds the scores of recently queried terms, so a warm query costs
+        only dictionary lookups. A change drops the terms it touched; the others keep
+        their scores while the collection statistics, taken coarsely (``_coarse``: to
+        within 1/128), stay the same. So the first search after a one-note edit is as
+        fast as the one before it, and two indexes holding the same notes score alike
+        whatever their history.
         """
         params = params or BM25FParams()
-        if self._term_params != params:
+        avg = self._averages()
+        if self._term_params != params or self._term_stats != avg:
             self._term_cache.clear()
+            self._term_changes.clear()
+            self._term_cached_postings = 0
             self._term_params = params
+            self._term_stats = avg
         cached = self._term_cache.get(term)
         if cached is not None:
-            return cached
-        avg = self._averages()
+            change = self._term_changes.pop(term, None)
+            if change is None:
+                return cached
+            patched = self._patched(term, cached, *change, params, avg)
+            if patched is not None:
+                self._term_cache[term] = patched
+                return patched
+            self._term_cached_postings -= self._term_cache.pop(term).df
         # w_f / (1 - b_f + b_f * len / avglen) = w_f / (base_f + slope_f * len)
         w_b, base_b, slope_b = params.w_body, 1 - params.b_body, params.b_body / avg["blen"]
         w_h, base_h, slope_h = (
@@ -1130,7 +1219,7 @@ class Index:
                 for sid in range(first, first + self.note_count[nid]):
                     tf_tilde[sid] = tf_tilde.get(sid, 0.0) + extra
         df = len(tf_tilde)
-        n_live = self.live_sections
+        n_live = avg["sections"]
         idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5)) if df else 0.0
         k1 = params.k1
         factor = idf * (k1 + 1.0)
@@ -1194,6 +1283,143 @@ class Index:
             self._term_cached_postings -= self._term_cache.pop(oldest).df
         return result
 
+    def _patched(
+        self,
+        term: str,
+        ts: TermScores,
+        removed: set[int],
+        added: set[int],
+        params: BM25FParams,
+        avg: dict[str, float],
+    ) -> TermScores | None:
+        """``ts`` with the notes ``removed`` taken out and the live notes ``added`` put in,
+        or None when that changes the term's df (then its idf, so every score, moves and
+        it is scored again in full). The same operations in the same order as
+        ``term_scores``, so the same floats: a one-note edit costs the next search the
+        edited note's sections and a copy of the term's arrays, not a new scoring of
+        every posting."""
+        notes = self.notes
+        added = {nid for nid in added if notes[nid] is not None}
+        old_notes = ts.note_best.keys()
+        if added and old_notes and min(added) <= old_notes[-1]:
+            return None  # only notes newer than every scored one can be appended
+        new_sections, note_counts, note_extra = self._note_postings(
+            term, sorted(added), params, avg
+        )
+        old_sids = ts.contrib.keys()
+        cuts = []  # (from, to) positions of the removed notes' sections in ``contrib``
+        for nid in sorted(removed):
+            first = self.note_first[nid]
+            lo = bisect.bisect_left(old_sids, first)
+            cuts.append((lo, bisect.bisect_left(old_sids, first + self.note_count[nid], lo)))
+        if sum(hi - lo for lo, hi in cuts) != len(new_sections):
+            return None  # df moves
+        k1 = params.k1
+        factor = ts.idf * (k1 + 1.0)
+        sids, vals = _cut(old_sids, ts.contrib.values(), cuts)
+        sec_note = self.sec_note
+        best: dict[int, float] = {}
+        best_sid: dict[int, int] = {}
+        second: dict[int, float] = {}
+        for sid, x in new_sections:
+            value = factor * x / (k1 + x)
+            sids.append(sid)
+            vals.append(value)
+            nid = sec_note[sid]
+            top = best.get(nid)
+            if top is None:
+                best[nid], best_sid[nid] = value, sid
+            elif value > top:
+                best[nid], best_sid[nid], second[nid] = value, sid, top
+            elif value > second.get(nid, 0.0):
+                second[nid] = value
+        order = sorted(best)
+        note_cuts = [
+            (i, i + 1)
+            for i in (bisect.bisect_left(old_notes, nid) for nid in sorted(removed))
+            if i < len(old_notes) and old_notes[i] in removed
+        ]
+        if len(note_cuts) != len(order):
+            return None  # the notes' df moves: so does every whole-note score
+        whole_new = self._whole_scores(order, note_counts, note_extra, params, len(old_notes))
+        note_ids, best_vals = _cut(old_notes, ts.note_best.values(), note_cuts)
+        _, best_sids = _cut(old_notes, ts.note_best_sid.values(), note_cuts)
+        _, second_all = _cut(old_notes, ts.second_all, note_cuts)
+        _, whole = _cut(old_notes, ts.whole, note_cuts)
+        old_second = ts.note_second.keys()
+        second_cuts = [
+            (i, i + 1)
+            for i in (bisect.bisect_left(old_second, nid) for nid in sorted(removed))
+            if i < len(old_second) and old_second[i] in removed
+        ]
+        second_ids, second_vals = _cut(old_second, ts.note_second.values(), second_cuts)
+        for i, nid in enumerate(order):
+            note_ids.append(nid)
+            best_vals.append(best[nid])
+            best_sids.append(best_sid[nid])
+            second_all.append(second.get(nid, 0.0))
+            whole.append(whole_new[i])
+            if nid in second:
+                second_ids.append(nid)
+                second_vals.append(second[nid])
+        return TermScores(
+            SortedMap(sids, vals),
+            SortedMap(note_ids, best_vals),
+            SortedMap(note_ids, best_sids),
+            SortedMap(second_ids, second_vals),
+            ts.df,
+            ts.idf,
+            second_all,
+            whole,
+        )
+
+    def _note_postings(self, term: str, nids: list[int], params: BM25FParams, avg: dict):
+        """For the notes ``nids`` (ascending): the (section, tf~) of ``term`` in them, in
+        section order, and per note its raw (body, heading) counts and title/tags part,
+        computed as ``term_scores`` computes them for every posting."""
+        w_b, base_b, slope_b = params.w_body, 1 - params.b_body, params.b_body / avg["blen"]
+        w_h, base_h = params.w_headings, 1 - params.b_headings
+        slope_h = params.b_headings / avg["hlen"]
+        w_t, base_t, slope_t = params.w_title, 1 - params.b_title, params.b_title / avg["tlen"]
+        w_g, base_g, slope_g = params.w_tags, 1 - params.b_tags, params.b_tags / avg["glen"]
+        blen, hlen = self.sec_blen, self.sec_hlen
+        postings = self.sections.get(term) if nids else None
+        fields = self.note_fields.get(term) if nids else None
+        out: list[tuple[int, float]] = []
+        note_counts: dict[int, list[int]] = {}
+        note_extra: dict[int, float] = {}
+        for nid in nids:
+            first, count = self.note_first[nid], self.note_count[nid]
+            tf_tilde: dict[int, float] = {}
+            if postings is not None:
+                ids, codes = postings
+                lo = bisect.bisect_left(ids, first)
+                for i in range(lo, bisect.bisect_left(ids, first + count, lo)):
+                    sid, code = ids[i], codes[i]
+                    value = (code & 255) * w_b / (base_b + slope_b * blen[sid])
+                    if code >= 256:
+                        value += (code >> 8) * w_h / (base_h + slope_h * hlen[sid])
+                    tf_tilde[sid] = value
+                    counts = note_counts.get(nid)
+                    if counts is None:
+                        note_counts[nid] = [code & 255, code >> 8]
+                    else:
+                        counts[0] += code & 255
+                        counts[1] += code >> 8
+            if fields is not None:
+                ids, codes = fields
+                i = bisect.bisect_left(ids, nid)
+                if i < len(ids) and ids[i] == nid:
+                    code = codes[i]
+                    extra = (code & 255) * w_t / (base_t + slope_t * self.note_tlen[nid]) + (
+                        code >> 8
+                    ) * w_g / (base_g + slope_g * self.note_glen[nid])
+                    note_extra[nid] = extra
+                    for sid in range(first, first + count):
+                        tf_tilde[sid] = tf_tilde.get(sid, 0.0) + extra
+            out.extend(sorted(tf_tilde.items()))
+        return out, note_counts, note_extra
+
     def _note_lengths(self, nid: int) -> tuple[int, int]:
         """(body, headings) length of note ``nid``: its sections' summed (memoised)."""
         lengths = self.derived.get("note_lengths")
@@ -1214,19 +1440,21 @@ class Index:
         note_counts: dict[int, list[int]],
         note_extra: dict[int, float],
         params: BM25FParams,
+        df: int | None = None,
     ) -> array:
         """Per note of ``order``: BM25F of the term in the note read as one document.
 
         The body and heading counts of its sections are summed and normalised by the
         note's own lengths against the average note's (the ``b`` of each field), the
-        title and tags part is the sections' own, and idf is over notes. A paraphrase
-        spreads its words over a note's sections; no one section holds them all.
+        title and tags part is the sections' own, and idf is over notes (``df``: the
+        notes holding the term, ``order`` unless given). A paraphrase spreads its words
+        over a note's sections; no one section holds them all.
         """
-        notes = max(self.live_notes, 1)
-        df = len(order)
+        avg = self._averages()
+        notes = avg["notes"]
+        df = len(order) if df is None else df
         idf = math.log(1.0 + (notes - df + 0.5) / (df + 0.5)) if df else 0.0
-        avg_b = (self._sum["blen"] / notes) or 1.0
-        avg_h = (self._sum["hlen"] / notes) or 1.0
+        avg_b, avg_h = avg["note_blen"], avg["note_hlen"]
         base_b, slope_b = 1 - params.b_body, params.b_body / avg_b
         base_h, slope_h = 1 - params.b_headings, params.b_headings / avg_h
         w_b, w_h, k1 = params.w_body, params.w_headings, params.k1

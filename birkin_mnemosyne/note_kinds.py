@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .index import Index
+from .index import Index, note_day
 from .markdown import section_stamp
 
 __all__ = [
@@ -130,7 +130,7 @@ class SectionStamps:
 
 
 def kind_of(index: Index, nid: int) -> str:
-    """``note_kind`` of note ``nid``, remembered until the index changes."""
+    """``note_kind`` of note ``nid``, remembered by the index (a fact of that id)."""
     kinds = index.derived.get("kinds")
     if kinds is None:
         kinds = index.derived["kinds"] = {}
@@ -141,19 +141,19 @@ def kind_of(index: Index, nid: int) -> str:
 
 
 def newest_date(index: Index) -> str | None:
-    """The newest date of a live note (``YYYY-MM-DD``), remembered until the index changes."""
-    if "newest" not in index.derived:
-        dates = [
-            str(meta["date"])[:10]
-            for meta in index.notes
-            if meta is not None and meta.get("date") and not meta.get("archived")
-        ]
-        index.derived["newest"] = max(dates) if dates else None
-    return index.derived["newest"]
+    """The newest date of a live, unarchived note (``YYYY-MM-DD``; ``index.note_day``),
+    remembered by the index with how many notes have it (``Index._add`` and ``remove``
+    keep both up to date as notes come and go)."""
+    found = index.derived.get("newest")
+    if found is None:
+        days = [day for day in map(note_day, filter(None, index.notes)) if day]
+        newest = max(days, default=None)
+        found = index.derived["newest"] = (newest, days.count(newest) if newest else 0)
+    return found[0]
 
 
 def section_stamps(index: Index) -> SectionStamps:
-    """The index's ``SectionStamps``, kept until the index changes."""
+    """The index's ``SectionStamps`` (facts of note ids: kept while the ids stand)."""
     stamps = index.derived.get("stamps")
     if stamps is None:
         stamps = index.derived["stamps"] = SectionStamps(index)

@@ -208,3 +208,93 @@ def test_sorted_map_behaves_like_a_read_only_dict():
     with pytest.raises(ValueError):
         SortedMap(array("I", [1, 2]), array("d", [1.0]))
     assert 5 not in SortedMap(array("I"), array("d"))
+
+
+def _term_maps(index, term):
+    ts = index.term_scores(term)
+    path = lambda nid: index.notes[nid]["path"]  # noqa: E731
+    return (
+        {path(n): v for n, v in ts.note_best.items()},
+        {path(n): v for n, v in ts.note_second.items()},
+        dict(zip(map(path, ts.note_best.keys()), ts.whole)),
+        ts.df,
+        ts.idf,
+    )
+
+
+def test_an_edit_keeps_the_cached_scores_of_the_terms_it_does_not_touch(vault, tmp_path):
+    for i in range(10):
+        vault.write(f"n{i}.md", f"# Note {i}\n\nshared dog words\n\n## Part\n\ncat item{i}\n")
+    engine = Mnemosyne(vault.root)
+    index = engine.index
+    item5, dog, cat = (index.term_scores(t) for t in ("item5", "dog", "cat"))
+    # Same lengths, same sections: the collection statistics do not move.
+    vault.write("n3.md", "# Note 3\n\nshared dog words\n\n## Part\n\neel item3\n")
+    engine.refresh(paths=["n3.md"])
+    index = engine.index
+    assert index.term_scores("item5") is item5  # not in n3: kept
+    assert index.term_scores("dog") is not dog  # n3's sections were replaced
+    assert index.term_scores("cat") is not cat
+    assert "n3.md" not in _term_maps(index, "cat")[0]
+    assert "n3.md" in _term_maps(index, "eel")[0]
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for note in vault.root.glob("*.md"):
+        (copy / note.name).write_bytes(note.read_bytes())
+    fresh = Mnemosyne(copy).index
+    for term in ("dog", "cat", "eel", "item3", "item5", "shared"):
+        assert _term_maps(index, term) == _term_maps(fresh, term), term
+
+
+def test_scores_after_any_edits_equal_a_fresh_build(tmp_path):
+    """Cached scores kept across edits are those a fresh index of the same notes computes,
+    also when the edits move the coarse statistics (then all are scored again)."""
+    rng = random.Random(7)
+    words = ["cat", "dog", "eel", "fox", "gnu", "hen", "owl", "yak"]
+    root = tmp_path / "v"
+    root.mkdir()
+
+    def write(i):
+        body = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        extra = "\n\n## More\n\n" + " ".join(rng.sample(words, 3)) if rng.random() < 0.5 else ""
+        (root / f"n{i}.md").write_text(f"# Note {i}\n\n{body}{extra}\n", encoding="utf-8")
+
+    for i in range(40):
+        write(i)
+    engine = Mnemosyne(root)
+    patched = 0
+    for step in range(40):
+        for term in rng.sample(words, 4):
+            engine.index.term_scores(term)  # warm some terms before each change
+        i = rng.randrange(45)
+        note = root / f"n{i}.md"
+        roll = rng.random()
+        if roll < 0.2 and note.exists():
+            note.unlink()
+        elif roll < 0.6 and note.exists():
+            # the usual edit: a line more of words the note holds (the df stays)
+            text = note.read_text(encoding="utf-8")
+            held = [w for w in words if w in text] or words[:1]
+            note.write_text(text + " ".join(rng.choices(held, k=3)) + "\n", encoding="utf-8")
+        else:
+            write(i)
+        engine.refresh(paths=[f"n{i}.md"])
+        check = tmp_path / f"fresh{step}"
+        check.mkdir()
+        for note in root.glob("*.md"):
+            (check / note.name).write_bytes(note.read_bytes())
+        fresh = Mnemosyne(check).index
+        index = engine.index
+        patched += sum(1 for term in words if term in index._term_changes)
+        for term in words:
+            assert _term_maps(index, term) == _term_maps(fresh, term), (step, term)
+    assert patched  # the edits did reach cached scores that were then patched
+
+
+def test_coarse_statistics_keep_eight_leading_bits():
+    from birkin_mnemosyne.index import _coarse
+
+    assert [_coarse(v) for v in (0, 1, 255, 256, 257, 1000)] == [0, 1, 255, 256, 256, 1000 & ~3]
+    for value in (300, 4_097, 1_234_567, 98_765_432):
+        assert value * (1 - 1 / 128) <= _coarse(value) <= value
+        assert _coarse(_coarse(value)) == _coarse(value)

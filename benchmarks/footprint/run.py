@@ -16,7 +16,8 @@ then, each in a fresh child process so timings and memory do not leak between st
   timed per query: p50 / p95 in milliseconds, plus its peak RSS;
 * **edit**: one process, index loaded and warm, appends a line to one note at a time
   (``--edits`` notes, spread over the vault) and times ``refresh(paths=[note])`` (what
-  a write through the library does), then the first search after it; then a few
+  a write through the library does), then the first search after it (of a query the
+  process answered before the edit: what the edit costs the next search); then a few
   edits each followed by ``refresh()`` (a stat pass of every file). Each note gets its
   bytes and mtime back afterwards, so the vault is the same for the next run;
 * **watch**: one process with the default ``refresh_interval`` (2 s) searches back to
@@ -93,7 +94,8 @@ from birkin_mnemosyne import Mnemosyne
 vault, edits = sys.argv[1], int(sys.argv[2])
 queries = json.loads(open(sys.argv[3], encoding="utf-8").read())
 engine = Mnemosyne(vault, refresh_interval=1e9)
-engine.search(queries[0])
+for query in queries[:edits]:
+    engine.search(query)  # each query searched after an edit was asked before it
 paths = sorted(engine.note_paths())
 picked = [paths[(i * 7919) % len(paths)] for i in range(edits + 3)]
 saved = {}
