@@ -114,6 +114,10 @@ def note_day(meta: dict) -> str | None:
     return str(meta["date"])[:10]
 
 
+# A cached term's scores are patched for at most this many notes that left or came
+# since they were computed (``Index._term_changed``); past it, they are dropped.
+_MAX_TERM_CHANGES = 64
+
 # Collection statistics keep this many leading bits (``_coarse``).
 _STAT_BITS = 8
 
@@ -998,9 +1002,8 @@ class Index:
             for sec in sections:
                 terms.update(sec.body_tf)
                 terms.update(sec.heading_tf)
-            changes = self._term_changes
             for term in terms & self._term_cache.keys():
-                changes.setdefault(term, (set(), set()))[1].add(nid)
+                self._term_changed(term, 1, nid)
         return nid
 
     def remove(self, path: str) -> bool:
@@ -1029,11 +1032,19 @@ class Index:
                     del self.derived["newest"]  # the last of that day: worked out again
         if self._term_cache:
             # The terms the note held lose its postings: those whose scores name it.
-            changes = self._term_changes
-            for term, ts in self._term_cache.items():
-                if nid in ts.note_best:
-                    changes.setdefault(term, (set(), set()))[0].add(nid)
+            for term in [t for t, ts in self._term_cache.items() if nid in ts.note_best]:
+                self._term_changed(term, 0, nid)
         return True
+
+    def _term_changed(self, term: str, side: int, nid: int) -> None:
+        """Note ``nid`` left (``side`` 0) or came (1) among the notes holding cached
+        ``term``: recorded for ``_patched``, or the term dropped when its record of
+        changes grows long (a term no search asks for again must not hoard them)."""
+        change = self._term_changes.setdefault(term, (set(), set()))
+        change[side].add(nid)
+        if len(change[0]) + len(change[1]) > _MAX_TERM_CHANGES:
+            del self._term_changes[term]
+            self._term_cached_postings -= self._term_cache.pop(term).df
 
     def _invalidate(self) -> None:
         """After a change: the statistics are worked out again. Cached term scores are
@@ -1281,6 +1292,7 @@ class Index:
         while self._term_cached_postings > _TERM_CACHE_POSTINGS and len(self._term_cache) > 1:
             oldest = next(iter(self._term_cache))
             self._term_cached_postings -= self._term_cache.pop(oldest).df
+            self._term_changes.pop(oldest, None)
         return result
 
     def _patched(

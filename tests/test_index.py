@@ -298,3 +298,20 @@ def test_coarse_statistics_keep_eight_leading_bits():
     for value in (300, 4_097, 1_234_567, 98_765_432):
         assert value * (1 - 1 / 128) <= _coarse(value) <= value
         assert _coarse(_coarse(value)) == _coarse(value)
+
+
+def test_a_cached_term_never_hoards_changes(tmp_path):
+    from birkin_mnemosyne.index import _MAX_TERM_CHANGES
+
+    root = tmp_path / "v"
+    root.mkdir()
+    for i in range(10):
+        (root / f"n{i}.md").write_text(f"# Note {i}\n\ncommon word{i}\n", encoding="utf-8")
+    engine = Mnemosyne(root)
+    engine.index.term_scores("common")
+    for step in range(_MAX_TERM_CHANGES):
+        (root / "n1.md").write_text(f"# Note 1\n\ncommon edit{step}\n", encoding="utf-8")
+        engine.refresh(paths=["n1.md"])
+    index = engine.index
+    assert "common" not in index._term_changes and "common" not in index._term_cache
+    assert _term_maps(index, "common")[3] == 10  # scored again in full, when asked
