@@ -1141,10 +1141,12 @@ class Index:
         """
         params = params or BM25FParams()
         avg = self._averages()
-        if self._term_params != params or self._term_stats != avg:
-            self._term_cache.clear()
-            self._term_changes.clear()
-            self._term_cached_postings = 0
+        if avg is not self._term_stats or params is not self._term_params:
+            # (the same objects until a change or another caller: then compared by value)
+            if self._term_params != params or self._term_stats != avg:
+                self._term_cache.clear()
+                self._term_changes.clear()
+                self._term_cached_postings = 0
             self._term_params = params
             self._term_stats = avg
         cached = self._term_cache.get(term)
