@@ -40,7 +40,7 @@ from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, 
 from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
 from .progress import ProgressCallback, phase
-from .ranking import RankingParams, plan_query, rank, verdict
+from .ranking import NO_WORD_NOTE, RankingParams, plan_query, rank, verdict
 from .redact import MARK_RE, Redactor, load_secret_hashes
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
@@ -782,6 +782,17 @@ class Mnemosyne:
         hits = [self._hit(index, note, term_weights, provenance) for note in ranked]
         weak = signals_verdict["no_strong_match"]
         note = signals_verdict.get("absence_note")
+        if not ranked and allowed is not None:
+            # Nothing found: say so when it is the filter that leaves no note at all,
+            # and name the filter where the verdict speaks of the whole vault.
+            empty = self._empty_filter_note(index, allowed, zone, required_labels)
+            if empty is not None:
+                note = empty
+            elif note == NO_WORD_NOTE and (zone is not None or required_labels):
+                where = f" in zone '{zone}'" if zone is not None else ""
+                if required_labels:
+                    where += " with the labels " + ", ".join(f"'{x}'" for x in required_labels)
+                note = f"no note{where} holds any word of the query"
         signals = signals_verdict["signals"]
         if hybrid is not None:
             mode, reason = "hybrid", None
@@ -989,6 +1000,30 @@ class Mnemosyne:
             return not required_labels or matches_labels(meta["labels"] or [], required_labels)
 
         return allowed
+
+    def _empty_filter_note(self, index, allowed, zone, required_labels) -> str | None:
+        """Why a filtered search found nothing, when no live note passes the filter at
+        all (a zone that does not exist, labels no note carries); else None."""
+        if any(allowed(nid) for nid in index.live_note_ids()):
+            return None
+        live = [meta for meta in index.notes if meta is not None and not meta["archived"]]
+        if zone is not None:
+            in_zone = self._note_filter(index, zone, [], True)
+            if not any(in_zone(nid) for nid in index.live_note_ids()):
+                zones = sorted(
+                    {unicodedata.normalize("NFC", m["zone"]).split("/", 1)[0] for m in live} - {""}
+                )
+                shown = ", ".join(zones[:12]) + (", ..." if len(zones) > 12 else "")
+                return f"no note is in zone '{zone}'" + (
+                    f" (the zones are: {shown})" if zones else ""
+                )
+        if required_labels:
+            where = f" in zone '{zone}'" if zone is not None else ""
+            wanted = ", ".join(f"'{label}'" for label in required_labels)
+            return f"no note{where} has the labels {wanted}"
+        if zone is not None:
+            return f"every note in zone '{zone}' is archived (include the archive to search them)"
+        return None
 
     def _multiplier(self, index: Index):
         usage = self.usage_multiplier

@@ -70,6 +70,8 @@ __all__ = [
 ]
 
 EXPANSION_TIERS = ("synonyms", "keywords", "related", "note_line")
+# The verdict's reason when no note holds a word of the query.
+NO_WORD_NOTE = "no note holds any word of the query"
 
 # Words that ask for the current state of something rather than name a topic: "what is
 # the current retention policy", "현재 온콜 규칙", "今どうやる". They score like any word
@@ -1204,7 +1206,7 @@ def verdict(
         note = f"{quoted} {verb} nowhere in the vault"
     elif top is None:
         weak = True
-        note = "no note holds any word of the query"
+        note = NO_WORD_NOTE
     elif coverage < params.absent_coverage and ratio < params.absent_ratio:
         weak = True
         note = "no note holds these words together"

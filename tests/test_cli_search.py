@@ -128,3 +128,15 @@ def test_search_says_why_there_is_no_strong_match(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert out.startswith("No strong match: 'Kafka' appears nowhere in the vault.")
+
+
+def test_search_in_a_zone_that_does_not_exist_names_the_zones(tmp_path, capsys):
+    import shutil
+
+    root = tmp_path / "vault"
+    shutil.copytree(EXAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".mnemosyne"))
+    code = main(["--vault", str(root), "search", "nginx", "--zone", "runbook"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.startswith("No strong match: no note is in zone 'runbook' (the zones are: ")
+    assert "runbooks" in out

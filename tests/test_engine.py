@@ -523,3 +523,20 @@ def test_a_snippet_shown_again_follows_the_file_as_it_is_now(vault):
 
     os.utime(path, ns=(1, 1))  # a new stamp even on a coarse clock
     assert "sixty" in engine.search("pool size tama")[0]["snippet"]
+
+
+def test_a_filter_no_note_passes_says_so(ops):
+    engine = Mnemosyne(ops.root)
+    response = engine.search_response("dump", zone="nope")
+    assert response["hits"] == [] and response["no_strong_match"]
+    note = response["absence_note"]
+    assert note.startswith("no note is in zone 'nope' (the zones are: ")
+    assert "hosts" in note and "runbooks" in note
+    labelled = engine.search_response("dump", labels=["project:nowhere"])
+    assert labelled["absence_note"] == "no note has the labels 'project:nowhere'"
+    both = engine.search_response("dump", zone="hosts", labels=["project:nowhere"])
+    assert both["absence_note"] == "no note in zone 'hosts' has the labels 'project:nowhere'"
+    # A filter that some notes pass: the verdict's reason, said of the filtered notes.
+    elsewhere = engine.search_response("pg_restore", zone="hosts")
+    assert elsewhere["absence_note"] == "no note in zone 'hosts' holds any word of the query"
+    assert engine.search("pg_restore", zone="runbooks")  # where it is, it is found
