@@ -221,3 +221,48 @@ def test_a_folder_target_keeps_the_file_name_and_nothing_given_is_refused(memory
     assert memory.move("restore-db", "runbooks/")["to"] == "runbooks/restore-db.md"
     with pytest.raises(InvalidInputError, match="give the new path"):
         memory.move("restore-db")
+
+
+def test_superseded_by_follows_the_note_that_supersedes(memory, notes):
+    # A note saying which note replaced it keeps naming that note after it moves, in the
+    # form it used (wikilink or not, path or file name, ".md" or not). A YAML list is no
+    # successor name (the ranking reads none from it) and is left alone.
+    notes.write(
+        "old/a.md",
+        "---\nstatus: superseded\nsuperseded_by: '[[restore-db|the new one]]'\n---\n# A\n",
+    )
+    notes.write("old/b.md", "---\nsuperseded_by: ops/restore-db.md\n---\n# B\n\nbody [[db1]]\n")
+    notes.write("old/c.md", "---\nsuperseded_by: [restore-db]\n---\n# C\n")
+    notes.write("old/d.md", "---\nsuperseded_by: other-note\n---\n# D\n")
+    original = snapshot(notes.root)
+    preview = memory.move("restore-db", "runbooks/db-restore")
+    frontmatter = {
+        c["path"]: c["links"] for c in preview["changes"] if c["path"].startswith("old/")
+    }
+    assert frontmatter == {
+        "old/a.md": [
+            {
+                "line": 3,
+                "from": "superseded_by: [[restore-db|the new one]]",
+                "to": "superseded_by: [[db-restore|the new one]]",
+            }
+        ],
+        "old/b.md": [
+            {
+                "line": 2,
+                "from": "superseded_by: ops/restore-db.md",
+                "to": "superseded_by: runbooks/db-restore.md",
+            }
+        ],
+    }
+    assert preview["warnings"] == []
+    memory.move("restore-db", "runbooks/db-restore", confirm=True, plan_id=preview["plan_id"])
+    root = notes.root
+    assert 'superseded_by: "[[db-restore|the new one]]"' in (root / "old/a.md").read_text()
+    assert (root / "old/b.md").read_text() == (
+        "---\nsuperseded_by: runbooks/db-restore.md\n---\n# B\n\nbody [[db1]]\n"
+    )
+    assert (root / "old/c.md").read_text() == "---\nsuperseded_by: [restore-db]\n---\n# C\n"
+    assert (root / "old/d.md").read_text() == "---\nsuperseded_by: other-note\n---\n# D\n"
+    memory.undo(last=True, kind="move")
+    assert snapshot(notes.root) == original

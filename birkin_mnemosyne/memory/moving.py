@@ -13,6 +13,7 @@ matches, and writes it all in one transaction, so one ``undo`` puts every byte b
 from __future__ import annotations
 
 import posixpath
+import re
 import unicodedata
 
 from .. import note_edits
@@ -173,10 +174,11 @@ class MovingMixin(LifecycleMixin):
                 raise InvalidInputError(f"{path}: {exc}") from None
         redact = self.engine.redactor.redact
         needed, graph, titles, after_titles = self._broken_links(path, target, moved)
+        successors = self._successor_refs(path, target) if target != path else {}
         files: list[FileChange] = []
         changes: list[dict] = []
         warnings: list[str] = []
-        for linker in sorted(needed):
+        for linker in sorted(needed.keys() | successors.keys()):
             before = moved if linker == path else self._read(linker)
             text, valid = nio.decode_note(before)
             if not valid:
@@ -185,8 +187,16 @@ class MovingMixin(LifecycleMixin):
                     "they are"
                 )
                 continue
+            renamed: list[tuple[int, str, str]] = []
+            if linker in successors:
+                text, renamed = _retarget_successor(text, successors[linker], path, target)
+                if not renamed:
+                    warnings.append(
+                        f"{linker}: its superseded_by names the moved note in a form that "
+                        "cannot be rewritten; update it by hand"
+                    )
             zone = zone_of(target) if linker == path else zone_of(linker)
-            wanted = needed[linker]
+            wanted = needed.get(linker, {})
             missed: list[str] = []
 
             def decide(link: WikiLink, wanted=wanted, zone=zone, missed=missed) -> str | None:
@@ -203,6 +213,7 @@ class MovingMixin(LifecycleMixin):
             fm = parse_frontmatter(text)
             shift = text.count("\n", 0, fm.body_offset)
             body, rewritten = note_edits.retarget_links(fm.body, decide, line_shift=shift)
+            rewritten = renamed + rewritten
             if missed:
                 warnings.append(
                     f"{linker}: no link text names the note unambiguously from there "
@@ -244,6 +255,19 @@ class MovingMixin(LifecycleMixin):
             "changes": changes,
             "warnings": warnings,
         }
+
+    def _successor_refs(self, path: str, target: str) -> dict[str, str]:
+        """{note: its ``superseded_by`` value} for the live notes whose value names
+        ``path`` (by its path or file name, ``.md`` or not, in ``[[...]]`` or not), which
+        the move would leave naming nothing: the note that supersedes them moves."""
+        index = self.engine.index
+        keys = self.engine.keys()
+        found = {}
+        for linker in keys:
+            value = index.notes[index.by_path[linker]].get("superseded_by")
+            if value and linker not in (path, target) and _successor_parts(value, path):
+                found[linker] = value
+        return found
 
     def _utf8(self, path: str, data: bytes, what: str) -> str:
         text, valid = nio.decode_note(data)
@@ -311,6 +335,53 @@ class MovingMixin(LifecycleMixin):
                 if after != goal:
                     needed.setdefault(linker, {})[link] = (before, goal)
         return needed, new_graph, titles, after_titles
+
+
+# What separates the note names in a ``superseded_by`` value ("[[adr-009|ADR 9]]",
+# "decisions/adr-009.md", "a, b"): the name is what comes before a "|" or "#".
+_SUCCESSOR_SPLIT = re.compile(r"(\[\[|\]\]|,|\|[^\]]*|#[^\],]*)")
+
+
+def _successor_parts(value: str, path: str) -> list[int]:
+    """Positions in ``re.split(_SUCCESSOR_SPLIT, value)`` of the names of ``path``."""
+    full, stem = _fold(nio.without_md(path)), _fold(note_stem(path))
+    out = []
+    for i, part in enumerate(_SUCCESSOR_SPLIT.split(value)):
+        if i % 2:
+            continue  # a separator
+        name = _fold(nio.without_md(part.strip().strip("'\"").replace("\\", "/").lstrip("/")))
+        if name and name in (full, stem):
+            out.append(i)
+    return out
+
+
+def _retarget_successor(
+    text: str, value: str, path: str, target: str
+) -> tuple[str, list[tuple[int, str, str]]]:
+    """``text`` with its ``superseded_by`` naming ``target`` where it named ``path``, in
+    the same form (a path stays a path, a file name a file name, ``.md`` kept), and the
+    change as ``(line, old, new)``; ``(text, [])`` when the value is not a plain string
+    the frontmatter holds as it was read."""
+    parts = _SUCCESSOR_SPLIT.split(value)
+    for i in _successor_parts(value, path):
+        part = parts[i]
+        core = part.strip().strip("'\"")
+        suffix = ".md" if core.lower().endswith(".md") else ""
+        bare = nio.without_md(core.replace("\\", "/").lstrip("/"))
+        new = nio.without_md(target) if "/" in bare else note_stem(target)
+        parts[i] = part.replace(core, new + suffix)
+    new_value = "".join(parts)
+    fm = parse_frontmatter(text)
+    written = fm.data.get("superseded_by") if fm.present else None
+    if not isinstance(written, str) or written.strip() != value.strip():
+        return text, []  # a list, or a value the index holds redacted
+    try:
+        updated = set_frontmatter_key(text, "superseded_by", new_value)
+    except InvalidInputError:
+        return text, []
+    head = text[: fm.body_offset].splitlines()
+    line = next((n for n, row in enumerate(head, 1) if row.startswith("superseded_by:")), 1)
+    return updated, [(line, f"superseded_by: {value}", f"superseded_by: {new_value}")]
 
 
 def _link_form(
