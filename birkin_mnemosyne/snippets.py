@@ -39,21 +39,22 @@ def _pieces(text: str) -> list[tuple[int, int]]:
 # repeated questions): their pieces and normalised forms are kept, up to this many
 # characters of section text.
 _PREPARED_MAX_CHARS = 4_000_000
-_prepared: dict[str, tuple[str, list[tuple[int, int]], list[str], dict]] = {}
+_prepared: dict[str, tuple[str, list[tuple[int, int]], list[str], str, dict]] = {}
 _prepared_chars = 0
 
 
-def _prepare(text: str) -> tuple[str, list[tuple[int, int]], list[str], dict]:
+def _prepare(text: str) -> tuple[str, list[tuple[int, int]], list[str], str, dict]:
     """(the text without its first heading and fence lines, its pieces, each piece
-    normalised, the snippets cut so far by centre and length), remembered per section
-    text."""
+    normalised, those joined, the snippets cut so far by centre and length), remembered
+    per section text."""
     global _prepared_chars
     found = _prepared.get(text)
     if found is not None:
         return found
     body = _FENCE_LINE.sub("", _FIRST_HEADING.sub("", text))
     spans = _pieces(body)
-    found = (body, spans, [normalize(body[start:end]) for start, end in spans], {})
+    pieces = [normalize(body[start:end]) for start, end in spans]
+    found = (body, spans, pieces, "\n".join(pieces), {})
     if len(text) <= _PREPARED_MAX_CHARS:
         while _prepared and _prepared_chars + len(text) > _PREPARED_MAX_CHARS:
             oldest = next(iter(_prepared))
@@ -66,12 +67,15 @@ def _prepare(text: str) -> tuple[str, list[tuple[int, int]], list[str], dict]:
 
 def make_snippet(text: str, term_weights: dict[str, float], *, max_chars: int = 240) -> str:
     """Cut ``text`` around its densest run of query terms; at most ``max_chars``."""
-    text, spans, pieces, cut = _prepare(text)
+    text, spans, pieces, joined, cut = _prepare(text)
     if not spans:
         return ""
     # Stems, bigrams and whole identifiers are substrings of the normalised text they
     # came from, so a substring test finds them without tokenizing every piece.
-    weights = list(term_weights.items())
+    # Only the terms the section holds: a term in no piece is not in their join either
+    # (a term holds no line break), so one test each instead of one per piece. Tessellate
+    # hits: ~20 query terms, a few of them in the section.
+    weights = [(t, w) for t, w in term_weights.items() if t in joined]
     best, best_score = 0, 0.0
     for i, piece in enumerate(pieces):
         score = sum(w for t, w in weights if t in piece)
