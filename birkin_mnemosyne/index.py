@@ -542,7 +542,9 @@ class _PostingMap:
 
     def __init__(self, packed: dict | None = None, reader=None) -> None:
         self._decoded: dict[str, tuple[array, array]] = {}
-        self.pending: dict[str, list[int]] = {}  # Index.add appends here directly
+        # Index.add appends here directly: per term, its ids and codes interleaved in
+        # one array (8 bytes a posting; a list held ~60, most of a build's memory)
+        self.pending: dict[str, array] = {}
         self._dirty: set[str] = set()  # decoded forms newer than their stored text
         self._new: set[str] = set()  # terms with postings that nothing stored holds
         self.adopt(packed, reader)
@@ -598,7 +600,7 @@ class _PostingMap:
                 postings = (array("I"), array("H"))
                 self._new.add(term)
             postings[0].extend(extra[0::2])
-            postings[1].extend(extra[1::2])
+            postings[1].fromlist(extra[1::2].tolist())
             self._decoded[term] = postings
             self._dirty.add(term)
         return postings
@@ -664,7 +666,7 @@ class _PostingMap:
                 except ValueError as exc:
                     raise IndexCorruptError(f"postings of {term!r} cannot be read") from exc
                 ids.extend(extra[0::2])
-                codes.extend(extra[1::2])
+                codes.fromlist(extra[1::2].tolist())
                 tails[term] = encode_postings(ids, codes)
             if sum(map(len, tails.values())) <= TAIL_SHARE * max(self._base_chars, 1):
                 entries, blocks = self._base.copy(base_offset)
@@ -963,7 +965,7 @@ class Index:
                 )
                 slot = pending.get(term)
                 if slot is None:
-                    pending[term] = [sid, code]
+                    pending[term] = array("I", (sid, code))
                 else:
                     slot.append(sid)
                     slot.append(code)
@@ -971,7 +973,7 @@ class Index:
                 if term not in sec.body_tf:
                     slot = pending.get(term)
                     if slot is None:
-                        pending[term] = [sid, min(tf, 255) << 8]
+                        pending[term] = array("I", (sid, min(tf, 255) << 8))
                     else:
                         slot.append(sid)
                         slot.append(min(tf, 255) << 8)
@@ -983,7 +985,7 @@ class Index:
                 code = min(title_tf.get(term, 0), 255) | (min(tags_tf.get(term, 0), 255) << 8)
                 slot = fields.get(term)
                 if slot is None:
-                    fields[term] = [nid, code]
+                    fields[term] = array("I", (nid, code))
                 else:
                     slot.append(nid)
                     slot.append(code)
