@@ -14,7 +14,7 @@ build.lock            held by a process that parses many notes (a build); others
 build.json            that process's progress, for those waiting
 ====================  =============================================================
 
-Why: a save used to rewrite the whole block file (its header holds every note's
+Why: a save used to rewrite the whole block file (its header then held every note's
 row), 1.3 s of a 2.7 s one-note refresh at 52k notes. A save now appends one record
 whose size is that of the notes it changed; the base is written again (a *merge*)
 only when the log outgrows ``LOG_SHARE`` of it, when a quarter of the ids are dead,
@@ -84,7 +84,7 @@ __all__ = [
 
 log = logging.getLogger("birkin_mnemosyne")
 
-INDEX_FORMAT = "mnemosyne-index/5"
+INDEX_FORMAT = "mnemosyne-index/6"
 LOG_FORMAT = "mnemosyne-index-log/1"
 INDEX_FILE = "search-index.blocks"
 LOG_FILE = "search-index.log"
@@ -229,7 +229,8 @@ class IndexStore:
             return self._empty(miss.reason)
         except (KeyError, TypeError, ValueError) as exc:
             base.close()
-            return self._empty(f"cache is damaged ({exc.__class__.__name__})")
+            detail = str(exc) if type(exc) is ValueError and str(exc) else type(exc).__name__
+            return self._empty(f"cache is damaged ({detail})")
         self.base, self.base_id = base, base_id
         self.built_at = header.get("built_at")
         self.updated_at = header.get("updated_at")
