@@ -9,9 +9,10 @@ An opening decodes the ``path`` column (every note's path is needed to map paths
 ids); any other chunk is decoded when a value in it is first read.
 
 * ``ChunkedList``: one column, a read-only list of the stored values plus appends.
-* ``NoteRows``: ``Index.notes``, note id -> metadata dict (None = removed), a row
-  built from the columns when it is first read; ``column(name)`` gives one field of
-  every note without building the rows (what a stat pass or the key map needs).
+* ``NoteRows``: ``Index.notes``, note id -> metadata mapping (None = removed); a
+  stored note's mapping reads each field from its column when first asked for;
+  ``column(name)`` gives one field of every note without any row (what a stat pass
+  or the key map needs).
 
 A chunk that cannot be read (damaged, crafted, of the wrong shape) raises
 ``IndexCorruptError`` when it is first read; the engine then rebuilds, as it does for a
@@ -29,13 +30,16 @@ __all__ = [
     "ChunkedList",
     "IndexCorruptError",
     "NoteRows",
+    "of_types",
     "read_chunks",
     "write_chunks",
 ]
 
 # Values per chunk. Measured (2026-12-02, 104k-note footprint vault): a chunk of 1,024
-# rows of one column inflates and parses in 0.02-0.3 ms, and the header then lists
-# ~1,900 note chunks and ~470 heading chunks (~60 KB of JSON).
+# values of one column inflates and parses in 0.02-0.3 ms, and the header then lists
+# 1,836 note chunks and 567 heading chunks (a 77 KB header, 11 ms to open). Not tuned
+# further: smaller chunks would not help a first search, whose candidates are spread
+# over the whole vault.
 CHUNK = 1024
 # zlib level of a chunk: written at every build and merge (as the header, cache.py).
 CHUNK_LEVEL = 1
@@ -43,6 +47,14 @@ CHUNK_LEVEL = 1
 
 class IndexCorruptError(ValueError):
     """Stored index data (a postings block, a column chunk) cannot be read."""
+
+
+def _chunk_values(text: str) -> list:
+    """The values of a chunk (ValueError when it is not a JSON array)."""
+    values = json.loads(text)
+    if not isinstance(values, list):
+        raise ValueError("a chunk that is not a JSON array")
+    return values
 
 
 def write_chunks(values: list, offset: int) -> tuple[dict, list[bytes]]:
@@ -87,7 +99,7 @@ def _check_entries(entries, count: int, chunk: int, name: str) -> list[list[int]
 class ChunkedList:
     """A stored column read chunk by chunk, then the values appended since it was stored.
 
-    ``check`` validates one decoded value (False = the chunk is damaged).
+    ``check`` validates one decoded chunk, a list (False = the chunk is damaged).
     """
 
     def __init__(
@@ -96,7 +108,7 @@ class ChunkedList:
         entries: list | None = None,
         reader=None,
         count: int = 0,
-        check: Callable[[object], bool] | None = None,
+        check: Callable[[list], bool] | None = None,
         chunk: int = CHUNK,
     ) -> None:
         self.name = name
@@ -119,13 +131,13 @@ class ChunkedList:
             offset, length, size = self._entries[c]
             expected = min(self._size, self._stored - c * self._size)
             try:
-                chunk = json.loads(self._reader.block(offset, length, size))
+                chunk = _chunk_values(self._reader.block(offset, length, size))
             except (ValueError, RecursionError) as exc:
                 raise IndexCorruptError(f"index column {self.name} cannot be read ({exc})") from exc
-            if not isinstance(chunk, list) or len(chunk) != expected:
+            if len(chunk) != expected:
                 raise IndexCorruptError(f"index column {self.name} has a chunk of another size")
             check = self._check
-            if check is not None and not all(map(check, chunk)):
+            if check is not None and not check(chunk):
                 raise IndexCorruptError(f"index column {self.name} holds a malformed value")
             self._chunks[c] = chunk
         return chunk
@@ -158,54 +170,74 @@ class ChunkedList:
 
 
 class _StoredRow(Mapping):
-    """A stored note's row: built from the columns at the first read of a field.
+    """A stored note's row: each field read from its column when first asked for.
 
-    What ``Index.notes[nid]`` gives for a stored note, so that telling a live note from a
-    removed one (``is None``, as scoring does for every title match) decodes nothing.
+    What ``Index.notes[nid]`` gives for a stored note, so that telling a live note from
+    a removed one (``is None``, as scoring does for every title match) decodes nothing,
+    and ranking, which reads a few fields of every candidate, decodes those columns
+    only. Iterating it (``dict(row)``) reads every field.
     """
 
-    __slots__ = ("_nid", "_owner", "_row")
+    __slots__ = ("_nid", "_owner", "_values")
 
     def __init__(self, owner: NoteRows, nid: int) -> None:
         self._owner = owner
         self._nid = nid
-        self._row: dict | None = None
-
-    def _full(self) -> dict:
-        row = self._row
-        if row is None:
-            nid = self._nid
-            row = self._row = {name: col[nid] for name, col in self._owner._columns.items()}
-        return row
+        self._values: dict = {}
 
     def __getitem__(self, key: str):
-        return (self._row or self._full())[key]
+        values = self._values
+        try:
+            return values[key]
+        except KeyError:
+            pass
+        value = values[key] = self._owner._columns[key][self._nid]
+        return value
 
     def get(self, key: str, default=None):
-        return (self._row or self._full()).get(key, default)
+        if key in self._owner._columns:
+            return self[key]
+        return default
 
     def __contains__(self, key: object) -> bool:
-        return key in (self._row or self._full())
+        return key in self._owner._columns
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._full())
+        return iter(self._owner._columns)
 
     def __len__(self) -> int:
-        return len(self._full())
+        return len(self._owner._columns)
 
     def __repr__(self) -> str:
-        return repr(self._full())
+        return repr(dict(self))
+
+
+def of_types(*types: type, empty: object = ...) -> Callable[[list], bool]:
+    """A chunk check: every value of one of ``types`` (and none equal to ``empty``).
+
+    ``map(type, ...)`` into a set runs in C: a Python test per value cost a cold
+    search ~0.1 s at 104k notes, when ranking reads a column whole.
+    """
+    allowed = frozenset(types)
+
+    def check(values: list) -> bool:
+        if empty is not ... and empty in values:
+            return False
+        return set(map(type, values)) <= allowed
+
+    return check
 
 
 _UNREAD = object()  # a stored row not asked for yet
 
 
 class NoteRows:
-    """``Index.notes``: note id -> metadata dict, or None for a removed note.
+    """``Index.notes``: note id -> metadata mapping, or None for a removed note.
 
-    Rows of the stored notes are built from the columns when first read, then kept;
-    rows are never changed once made (a changed note is removed and added again), so
-    a built row and the columns always agree. Appended rows are plain dicts.
+    A stored note's row is a read-only mapping over the columns (``_StoredRow``),
+    made when first asked for and then kept; rows are never changed once made (a
+    changed note is removed and added again), so a row and the columns always agree.
+    Rows appended since the base was written are plain dicts.
     """
 
     def __init__(self, columns: dict[str, ChunkedList] | None = None) -> None:
@@ -219,21 +251,12 @@ class NoteRows:
         cls, fields: Iterable[str], packed: dict, reader, checks: dict[str, Callable]
     ) -> NoteRows:
         """The rows of ``packed`` (``pack``'s form) in ``reader``'s file."""
-        count, chunk = packed["count"], packed["chunk"]
-        if type(count) is not int or count < 0:
-            raise ValueError("index notes with a malformed count")
-        stored = packed["columns"]
-        if not isinstance(stored, dict) or set(stored) != set(fields):
-            raise ValueError("index notes have other columns than this version writes")
-        columns = {
-            name: ChunkedList(name, stored[name], reader, count, checks.get(name), chunk)
-            for name in fields
-        }
-        return cls(columns)
+        return cls(_stored_columns(fields, packed, reader, checks))
 
-    def stored_paths(self) -> list:
-        """Paths of the stored notes by id (None = removed), as read at opening."""
-        return self._paths
+    def take_stored_paths(self) -> list:
+        """Paths of the stored notes by id (None = removed), as read at opening; once."""
+        paths, self._paths = self._paths, []
+        return paths
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -283,10 +306,23 @@ class NoteRows:
     def adopt(self, fields: Iterable[str], packed: dict, reader, checks: dict) -> None:
         """After ``pack``'s form was written to ``reader``'s file: read columns from it.
 
-        The rows already built are kept (the file holds the same values).
+        The rows already built are kept (the file holds the same values); nothing is
+        decoded until it is read.
         """
-        fresh = NoteRows.stored(fields, packed, reader, checks)
-        if len(fresh._rows) != len(self._rows):
+        if packed["count"] != len(self._rows):
             raise ValueError("the index notes written are not the ones held")
-        self._columns = fresh._columns
-        self._paths = fresh._paths
+        self._columns = _stored_columns(fields, packed, reader, checks)
+
+
+def _stored_columns(fields: Iterable[str], packed: dict, reader, checks: dict) -> dict:
+    count, chunk = packed["count"], packed["chunk"]
+    if type(count) is not int or count < 0:
+        raise ValueError("index notes with a malformed count")
+    stored = packed["columns"]
+    fields = tuple(fields)
+    if not isinstance(stored, dict) or set(stored) != set(fields):
+        raise ValueError("index notes have other columns than this version writes")
+    return {
+        name: ChunkedList(name, stored[name], reader, count, checks.get(name), chunk)
+        for name in fields
+    }

@@ -95,6 +95,9 @@ def test_an_opening_decodes_only_the_paths_then_the_chunks_read(notes, tmp_path)
     assert again.notes[7] is not None  # telling live from removed reads nothing
     assert all(decoded(name) == 0 for name in _STORED_FIELDS if name != "path")
     assert again.notes[7]["title"] == engine.index.notes[7]["title"]
+    assert decoded("title") == 1  # that field only
+    assert all(decoded(name) == 0 for name in _STORED_FIELDS if name not in ("path", "title"))
+    assert dict(again.notes[7]) == dict(engine.index.notes[7])
     assert all(decoded(name) == 1 for name in _STORED_FIELDS if name != "path")
     assert sum(chunk is not None for chunk in again.sec_heading._chunks) == 0
     assert again.sec_heading[5] == engine.index.sec_heading[5]
@@ -230,3 +233,24 @@ def test_chunked_list_reads_chunks_appends_and_refuses_bad_entries():
     rows.append({"path": "a.md"})
     with pytest.raises(ValueError, match="only ever replaced by None"):
         rows[0] = {"path": "b.md"}
+
+
+def test_after_a_merge_rows_are_read_from_the_new_base(notes, monkeypatch, tmp_path):
+    import birkin_mnemosyne.index_store as store_module
+
+    _engine(notes.root).refresh()
+    cold = _engine(notes.root)
+    index = cold.index  # opened: no row read yet but the paths (a merge reads them all)
+    old_base = cold._store.base
+    notes.write("zone0/n0.md", "# Note 0\n\ncats and a zeppelin\n")
+    monkeypatch.setattr(store_module, "LOG_MIN_BYTES", 0)
+    monkeypatch.setattr(store_module, "LOG_SHARE", 0.0)
+    cold.refresh()  # logs the edit, then merges: a new base, the old one closed
+    assert cold._store.base is not old_base and cold.index is index
+    copy = tmp_path / "copy"
+    shutil.copytree(notes.root, copy, ignore=shutil.ignore_patterns(".mnemosyne"))
+    fresh = _engine(copy)
+    fresh.refresh(full=True)
+    assert _results(cold) == _results(fresh)
+    assert cold.note_meta("zone2/n8.md") == fresh.note_meta("zone2/n8.md")
+    assert cold.warnings == []  # nothing was read from the closed file (and rebuilt)
