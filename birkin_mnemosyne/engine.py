@@ -28,7 +28,7 @@ from .atomic import is_temp_name, remove_stale_temp_files
 from .cache import CACHE_DIR, cache_dir
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
-from .discovery import FileStat, discover
+from .discovery import discover_stats
 from .errors import (
     ConfigError,
     InvalidInputError,
@@ -469,12 +469,12 @@ class Mnemosyne:
             "seconds": round(time.perf_counter() - started, 3),
         }
 
-    def _stat_pass(self) -> dict[str, FileStat]:
-        """Stat every note (and clean up stale temporary files): the files as they are."""
+    def _stat_pass(self) -> dict[str, tuple[int, int]]:
+        """Stat every note (and clean up stale temporary files): path -> (mtime_ns, size)."""
         problems: list[str] = []
         temp_files: list[str] = []
         began, checked, cpu = time.monotonic(), self.clock(), time.thread_time()
-        on_disk = discover(
+        on_disk = discover_stats(
             self.vault, include_archive=True, problems=problems, temp_files=temp_files
         )
         self._scan_cost = time.monotonic() - began
@@ -495,7 +495,7 @@ class Mnemosyne:
 
     @staticmethod
     def _diff(
-        index: Index, on_disk: dict[str, FileStat], scope: set[str] | None
+        index: Index, on_disk: dict[str, tuple[int, int]], scope: set[str] | None
     ) -> tuple[list[str], list[str], list[str]]:
         """(deleted, changed, added) paths: the index against the files (within ``scope``)."""
         if scope is None:
@@ -507,14 +507,14 @@ class Mnemosyne:
                 if nid is not None:
                     meta = index.notes[nid]
                     indexed[path] = (meta["mtime_ns"], meta["size"])
+        if indexed == on_disk:
+            return [], [], []  # nothing changed: one comparison, in C
         deleted = [p for p in indexed if p not in on_disk]
-        changed = [
-            p for p, st in on_disk.items() if p in indexed and indexed[p] != (st.mtime_ns, st.size)
-        ]
+        changed = [p for p, st in on_disk.items() if p in indexed and indexed[p] != st]
         added = [p for p in on_disk if p not in indexed]
         return deleted, changed, added
 
-    def _stat_paths(self, paths: set[str]) -> dict:
+    def _stat_paths(self, paths: set[str]) -> dict[str, tuple[int, int]]:
         """Stat named notes the way discovery would (links and hidden parts excluded)."""
         from .vault_paths import check_note_path
 
@@ -533,7 +533,7 @@ class Mnemosyne:
                 continue
             if not full.is_file():
                 continue
-            found[path] = FileStat(path, st.st_mtime_ns, st.st_size)
+            found[path] = (st.st_mtime_ns, st.st_size)
         return found
 
     def _parse(self, paths: list[str]):

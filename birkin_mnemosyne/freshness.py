@@ -123,6 +123,7 @@ class BackgroundPass:
         known, self._known = self._known, None
         try:
             try:
+                # A copy: listing in this thread, should the child fail, needs it whole.
                 changed, child_cpu = self._compare(_listed_by_child(self.root), dict(known))
                 self.listed_by = "process"
             except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
