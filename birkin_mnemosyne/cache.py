@@ -237,6 +237,11 @@ class BlockFile(_OpenFile):
             handle.close()
             raise
 
+    @property
+    def blocks_size(self) -> int:
+        """Bytes of blocks after the header: what block offsets may reach."""
+        return self.size - self._base
+
     def raw_block(self, offset: int, length: int) -> bytes:
         """The compressed bytes of one block (for copying into a new file unchanged)."""
         if offset < 0 or length < 0 or self._base + offset + length > self.size:
@@ -254,6 +259,14 @@ class BlockFile(_OpenFile):
         ``size`` is its stated decompressed size: the block must inflate to exactly
         that (and never past ``MAX_BLOCK_BYTES``) or it counts as damaged.
         """
+        data = self.block_bytes(offset, length, size)
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"{self.path.name}: damaged block ({exc})") from None
+
+    def block_bytes(self, offset: int, length: int, size: int | None = None) -> bytes:
+        """One block, decompressed (``block`` without the decoding to text)."""
         limit = MAX_BLOCK_BYTES if size is None else size
         if limit < 0 or limit > MAX_BLOCK_BYTES:
             raise ValueError(f"{self.path.name}: a block states an implausible size")
@@ -261,8 +274,8 @@ class BlockFile(_OpenFile):
             data = inflate(self.raw_block(offset, length), limit, self.path.name)
             if size is not None and len(data) != size:
                 raise CacheMiss("a block has another size than stated")
-            return data.decode("utf-8")
-        except (CacheMiss, UnicodeDecodeError) as exc:
+            return data
+        except CacheMiss as exc:
             raise ValueError(f"{self.path.name}: damaged block ({exc})") from None
 
 

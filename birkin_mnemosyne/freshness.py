@@ -92,16 +92,16 @@ def check_interval(refresh_interval: float, seconds: float | None, cpu: float | 
 class BackgroundPass:
     """One stat pass of ``root`` in a daemon thread, compared with what was indexed.
 
-    ``notes`` is a snapshot of the index's note rows (``Index.notes``: dicts with
-    ``path``, ``mtime_ns`` and ``size``, or None), taken by the caller; the rows are
-    never changed once made, so the thread may read them. When ``done`` is set,
+    ``known`` is what the index holds, path -> ``(mtime_ns, size)``
+    (``Index.note_stats()``), made by the caller for this pass alone (the thread
+    consumes it). When ``done`` is set,
     ``changed`` holds every path whose stat differs from its row (added, changed,
     deleted), or ``error`` says why the pass failed; ``seconds`` and ``cpu_seconds``
     are its wall and CPU time (the child's and this thread's), ``listed_by`` is
     ``"process"`` or ``"thread"``.
     """
 
-    def __init__(self, root: Path, notes: list, *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(self, root: Path, known: dict, *, clock: Callable[[], float] = time.time) -> None:
         self.root = Path(root)
         self.started = time.monotonic()
         self.checked_at = clock()  # the wall time the pass began: what it vouches for
@@ -113,17 +113,18 @@ class BackgroundPass:
         self.error: BaseException | None = None
         self.listed_by: str | None = None
         self.done = threading.Event()
-        self._notes = notes
+        self._known = known
         self._thread = threading.Thread(target=self._run, name="mnemosyne-stat-pass", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         cpu = time.thread_time()
         child_cpu = 0.0
-        notes, self._notes = self._notes, None
+        known, self._known = self._known, None
         try:
             try:
-                changed, child_cpu = self._compare(_listed_by_child(self.root), _stats(notes))
+                # A copy: listing in this thread, should the child fail, needs it whole.
+                changed, child_cpu = self._compare(_listed_by_child(self.root), dict(known))
                 self.listed_by = "process"
             except (OSError, ValueError, KeyError, TypeError, subprocess.SubprocessError):
                 # No child (a frozen app) or a failed one: list the files here.
@@ -135,7 +136,7 @@ class BackgroundPass:
                     temp_files=self.temp_files,
                 )
                 rows = ([[st.path, st.mtime_ns, st.size] for st in on_disk.values()],)
-                changed, _ = self._compare(iter(rows), _stats(notes), complete=True)
+                changed, _ = self._compare(iter(rows), known, complete=True)
                 self.listed_by = "thread"
             self.changed = changed
         except BaseException as exc:  # noqa: BLE001 - reported to the engine, which rescans
@@ -177,10 +178,6 @@ class BackgroundPass:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the pass is done (tests, benchmarks); True when it is."""
         return self.done.wait(timeout)
-
-
-def _stats(notes: list) -> dict[str, tuple[int, int]]:
-    return {m["path"]: (m["mtime_ns"], m["size"]) for m in notes if m is not None}
 
 
 def _child_available() -> bool:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import posixpath
 import re
 
-from .index import Index, note_day
+from .index import Index
 from .markdown import section_stamp
 
 __all__ = [
@@ -146,7 +146,14 @@ def newest_date(index: Index) -> str | None:
     keep both up to date as notes come and go)."""
     found = index.derived.get("newest")
     if found is None:
-        days = [day for day in map(note_day, filter(None, index.notes)) if day]
+        # From the columns, as ``note_day`` reads a row: building every note's row
+        # would cost a cold start dear (the base's rows are read on first use).
+        rows = zip(
+            index.note_column("path"), index.note_column("date"), index.note_column("archived")
+        )
+        days = [
+            str(date)[:10] for path, date, gone in rows if path is not None and date and not gone
+        ]
         newest = max(days, default=None)
         found = index.derived["newest"] = (newest, days.count(newest) if newest else 0)
     return found[0]

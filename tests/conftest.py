@@ -80,6 +80,12 @@ def cache_text(path: Path) -> str:
             for run in ("blocks", "tails"):
                 for _, offset, length, size in index[name][run]:
                     parts.append(reader.block(offset, length, size))
+        # The note columns and the headings (JSON chunks, index_columns.py).
+        chunks = [*index["sec_heading"]["blocks"]]
+        for entries in index["notes"]["columns"].values():
+            chunks.extend(entries)
+        for offset, length, size in chunks:
+            parts.append(reader.block(offset, length, size))
     finally:
         reader.close()
     try:

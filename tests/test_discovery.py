@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from birkin_mnemosyne.discovery import discover
+from birkin_mnemosyne.discovery import discover, discover_stats
 
 
 def test_discovers_visible_markdown_only(vault):
@@ -39,6 +39,12 @@ def test_discovers_visible_markdown_only(vault):
         "deep/" + "/".join(f"d{i}" for i in range(40)) + "/leaf.md",
     }
     assert "_archive/old.md" in discover(vault.root, include_archive=True)
+    # The stat pass's form: the same notes, (mtime_ns, size) each.
+    for archive in (False, True):
+        found = discover(vault.root, include_archive=archive)
+        assert discover_stats(vault.root, include_archive=archive) == {
+            path: (st.mtime_ns, st.size) for path, st in found.items()
+        }
 
 
 def test_nested_archive_name_is_an_ordinary_folder(vault):

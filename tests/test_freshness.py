@@ -25,7 +25,7 @@ def test_a_background_pass_finds_what_changed_against_the_snapshot(vault):
         vault.write(f"{name}.md", f"# {name}\n\nwords\n")
     engine = Mnemosyne(vault.root)
     engine.refresh()
-    snapshot = list(engine.index.notes)
+    snapshot = engine.index.note_stats()
     vault.write("edited.md", "# edited\n\nother words, longer now\n")
     (vault.root / "gone.md").unlink()
     vault.write("sub/new.md", "# new\n\nwords\n")
@@ -42,7 +42,7 @@ def test_without_a_listing_child_the_thread_lists_alike(vault, monkeypatch, chil
     vault.write("gone.md", "# gone\n\nwords\n")
     engine = Mnemosyne(vault.root)
     engine.refresh()
-    snapshot = list(engine.index.notes)
+    snapshot = engine.index.note_stats()
     (vault.root / "gone.md").unlink()
     vault.write("new.md", "# new\n\nwords\n")
     if child == "unavailable":

@@ -120,10 +120,13 @@ class _MemoryBlocks:
     def raw_block(self, offset, length):
         return self.data[offset : offset + length]
 
-    def block(self, offset, length, size=None):
+    def block_bytes(self, offset, length, size=None):
         import zlib
 
-        return zlib.decompress(self.raw_block(offset, length)).decode("utf-8")
+        return zlib.decompress(self.raw_block(offset, length))
+
+    def block(self, offset, length, size=None):
+        return self.block_bytes(offset, length, size).decode("utf-8")
 
 
 def test_compact_and_serialise_keep_scores(vault):

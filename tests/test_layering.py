@@ -31,6 +31,7 @@ LAYERS = {
     "journal": 1,
     "document": 2,
     "index": 2,
+    "index_columns": 2,
     "dynamics": 2,
     "ranking": 2,
     "note_kinds": 2,
