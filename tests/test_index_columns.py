@@ -26,8 +26,10 @@ def _engine(root: Path) -> Mnemosyne:
 
 @pytest.fixture
 def notes(vault, monkeypatch):
-    """Fourteen notes (one archived, one with a warning) in chunks of three."""
+    """Fourteen notes (one archived, one with a warning) in chunks of three, read lazily
+    (the rows of a vault this small are otherwise all read at opening: ``EAGER_ROWS``)."""
     monkeypatch.setattr(columns_module, "CHUNK", 3)
+    monkeypatch.setattr(columns_module, "EAGER_ROWS", 0)
     for i in range(12):
         vault.write(
             f"zone{i % 3}/n{i}.md",
@@ -254,3 +256,27 @@ def test_after_a_merge_rows_are_read_from_the_new_base(notes, monkeypatch, tmp_p
     assert _results(cold) == _results(fresh)
     assert cold.note_meta("zone2/n8.md") == fresh.note_meta("zone2/n8.md")
     assert cold.warnings == []  # nothing was read from the closed file (and rebuilt)
+
+
+def test_a_small_vault_reads_every_row_at_opening_as_plain_dicts(notes, monkeypatch):
+    engine = _engine(notes.root)
+    engine.refresh()
+    lazy = _engine(notes.root)
+    expected = _results(lazy)
+    lazy_rows = [None if row is None else dict(row) for row in lazy.index.notes]
+    monkeypatch.setattr(columns_module, "EAGER_ROWS", 100)
+    eager = _engine(notes.root)
+    rows = list(eager.index.notes)
+    assert all(row is None or type(row) is dict for row in rows)
+    assert rows == lazy_rows
+    assert _results(eager) == expected
+    # A damaged chunk is found at opening then, and rebuilt from the notes the same way.
+    engine.close(), lazy.close(), eager.close()
+    base, entries = _chunk_entries(engine.cache_path, "title")
+    data = bytearray(engine.cache_path.read_bytes())
+    offset, length, _ = entries[0]
+    data[base + offset + 2 : base + offset + length] = b"\xff" * (length - 2)
+    engine.cache_path.write_bytes(bytes(data))
+    damaged = _engine(notes.root)
+    assert _results(damaged) == expected
+    assert len(damaged.warnings) == 1 and "rebuilding the search index" in damaged.warnings[0]
