@@ -318,3 +318,30 @@ def test_a_cached_term_never_hoards_changes(tmp_path):
     index = engine.index
     assert "common" not in index._term_changes and "common" not in index._term_cache
     assert _term_maps(index, "common")[3] == 10  # scored again in full, when asked
+
+
+def test_a_full_term_cache_keeps_part_of_a_cycle_of_queries(tmp_path, monkeypatch):
+    # Terms asked in turn, more postings than the cache holds: the victims are random, so
+    # a second round finds some cached (oldest-out would find none) and scores the same.
+    import birkin_mnemosyne.index as index_module
+
+    root = tmp_path / "v"
+    root.mkdir()
+    words = [f"word{i}" for i in range(20)]
+    for n in range(30):
+        (root / f"n{n}.md").write_text(f"# N{n}\n\n{' '.join(words[n % 7 :])}\n", encoding="utf-8")
+    engine = Mnemosyne(root)
+    index = engine.index
+    fresh = {w: _term_maps(index, w) for w in words}
+    index._term_cache.clear()
+    index._term_cached_postings = 0
+    total = sum(maps[3] for maps in fresh.values())  # every term's postings
+    monkeypatch.setattr(index_module, "_TERM_CACHE_POSTINGS", total // 2)
+    for w in words:
+        index.term_scores(w)
+    assert index._term_cached_postings <= total // 2
+    hits = 0
+    for w in words:
+        hits += w in index._term_cache
+        assert _term_maps(index, w) == fresh[w]
+    assert 0 < hits < len(words)
