@@ -91,3 +91,23 @@ def test_importing_the_package_loads_no_feature_module():
     assert bare == ["birkin_mnemosyne", "birkin_mnemosyne._version", "birkin_mnemosyne.errors"]
     # one name costs its own module, not the engine or the write path
     assert set(after_tokenize) - set(bare) == {"birkin_mnemosyne.tokenizer"}
+
+
+def test_the_command_line_loads_no_curation_or_network_code_until_a_command_needs_it():
+    code = (
+        "import sys, birkin_mnemosyne.cli.main\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('birkin_mnemosyne.curation', 'urllib.request', 'http'))))\n"
+        "from birkin_mnemosyne.curation import review, capacity, get_completer\n"
+        "print(callable(capacity), review.__name__)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded, names = proc.stdout.splitlines()
+    # the budgets (capacity) only: the providers' help names come from a constant
+    assert ast.literal_eval(loaded) == [
+        "birkin_mnemosyne.curation",
+        "birkin_mnemosyne.curation.capacity",
+        "birkin_mnemosyne.curation.snapshot",
+    ]
+    assert names == "True birkin_mnemosyne.curation.review"

@@ -7,15 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..curation import (
-    PROVIDERS,
-    capacity,
-    evaluate_plan,
-    get_completer,
-    load_budgets,
-    review,
-    run_curation_pass,
-)
+from .. import curation  # its names are imported when a curation command runs
 from ..errors import InvalidInputError
 from .common import CommandError, add_command, add_json_flag, open_memory
 from .output import note, print_json, print_transaction
@@ -41,7 +33,7 @@ def _add_budget_flags(p) -> None:
 
 def _budgets(args) -> dict:
     # Checked before the vault is opened: an invalid budget stops the command at once.
-    return load_budgets(
+    return curation.load_budgets(
         {
             "max_active_notes": args.max_active_notes,
             "max_protected_notes": args.max_protected_notes,
@@ -77,7 +69,7 @@ def register_curate(sub):
             "apply is one journaled transaction (`mnemosyne undo ID` restores every byte).\n"
             "--plan FILE evaluates a plan you already have instead of calling a model; with\n"
             "--apply --plan-id it refuses (exit 3) if the outcome changed since the dry run.\n"
-            f"Providers: {', '.join(PROVIDERS)} (default: ${PROVIDER_ENV}, else "
+            f"Providers: {', '.join(curation.PROVIDERS)} (default: ${PROVIDER_ENV}, else "
             f"{DEFAULT_PROVIDER})."
         ),
         examples=[
@@ -86,7 +78,9 @@ def register_curate(sub):
             "mnemosyne curate --plan plan.json --apply --plan-id 1a2b3c4d5e6f7a8b",
         ],
     )
-    p.add_argument("--provider", choices=PROVIDERS, help="the model that proposes the plan")
+    p.add_argument(
+        "--provider", choices=curation.PROVIDERS, help="the model that proposes the plan"
+    )
     p.add_argument("--model", metavar="NAME", help="the provider's model name, if it takes one")
     p.add_argument("--plan", metavar="FILE", help="evaluate this plan (JSON; - = stdin)")
     p.add_argument("--apply", action="store_true", help="write the accepted operations")
@@ -104,12 +98,12 @@ def run_curate(args) -> int:
     with open_memory(args) as memory:
         if args.plan is not None:
             plan = _read_plan(args.plan)
-            result = evaluate_plan(memory, plan, apply=args.apply, plan_id=args.plan_id)
+            result = curation.evaluate_plan(memory, plan, apply=args.apply, plan_id=args.plan_id)
         else:
             name = args.provider or os.environ.get(PROVIDER_ENV) or DEFAULT_PROVIDER
-            complete = get_completer(name, model=args.model)
+            complete = curation.get_completer(name, model=args.model)
             note(f"asking {name} for a curation plan…")
-            result = run_curation_pass(memory, complete, apply=args.apply)
+            result = curation.run_curation_pass(memory, complete, apply=args.apply)
     if args.json:
         print_json(result)
         return 0
@@ -164,9 +158,11 @@ def run_review(args) -> int:
     body = None if args.body_file is None else _read_text(args.body_file, "body file")
     with open_memory(args) as memory:
         if args.apply is not None:
-            result = review.apply(memory, args.apply, args.answer, body=body, budgets=budgets)
+            result = curation.review.apply(
+                memory, args.apply, args.answer, body=body, budgets=budgets
+            )
         else:
-            result = review.questions(memory, budgets=budgets)
+            result = curation.review.questions(memory, budgets=budgets)
     if args.json:
         print_json(result)
         return 0
@@ -206,7 +202,7 @@ def register_capacity(sub):
 def run_capacity(args) -> int:
     budgets = _budgets(args)
     with open_memory(args) as memory:
-        result = capacity(memory, budgets)
+        result = curation.capacity(memory, budgets)
     if args.json:
         print_json(result)
         return 0

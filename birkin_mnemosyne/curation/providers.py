@@ -22,8 +22,6 @@ import os
 import shutil
 import subprocess
 import tempfile
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Mapping
 
 from ..errors import PlanError
@@ -75,6 +73,13 @@ def _run(argv: list[str], prompt: str, runner, timeout: float, env: Mapping[str,
 
 
 def _api_completer(model: str | None, opener, timeout: float, env: Mapping[str, str]) -> Complete:
+    # urllib (with http.client, ssl, email) only when the api provider is used: ~17 ms
+    # of every CLI start otherwise.
+    import urllib.error
+    import urllib.request
+
+    opener = opener or urllib.request.urlopen
+
     def complete(prompt: str) -> str:
         key = env.get("ANTHROPIC_API_KEY")
         if not key:
@@ -125,11 +130,14 @@ def get_completer(
     *,
     model: str | None = None,
     runner: Callable = subprocess.run,
-    opener: Callable = urllib.request.urlopen,
+    opener: Callable | None = None,
     env: Mapping[str, str] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
 ) -> Complete:
-    """The ``complete(prompt) -> str`` of provider ``name`` (one of ``PROVIDERS``)."""
+    """The ``complete(prompt) -> str`` of provider ``name`` (one of ``PROVIDERS``).
+
+    ``runner`` and ``opener`` (default ``urllib.request.urlopen``) are what the command
+    line and HTTP providers call: tests pass fakes."""
     environ: Mapping[str, str] = os.environ if env is None else env
     if name == "api":
         return _api_completer(model, opener, timeout, environ)
