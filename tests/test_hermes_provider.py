@@ -7,6 +7,7 @@ test_hermes_lifecycle.py. Both need hermes-agent (``pip install -e ".[hermes]"``
 from __future__ import annotations
 
 import json
+import logging
 
 import pytest
 
@@ -498,3 +499,16 @@ def test_session_switch_with_reset_forgets_the_bookkeeping(hermes_home, notes):
     assert "hermes session session-3" in (notes.root / "new-fact.md").read_text(encoding="utf-8")
     provider.shutdown()
     assert provider.memory is None and provider.prefetch("restore") == ""
+
+
+def test_a_long_first_index_build_is_logged(hermes_home, notes, monkeypatch, caplog):
+    # The first search builds the index: one line when it starts and one when it ends,
+    # in the provider's log (MNEMOSYNE_PROGRESS_DELAY=0: even this small build counts).
+    monkeypatch.setenv("MNEMOSYNE_PROGRESS_DELAY", "0")
+    caplog.set_level(logging.INFO, logger="birkin_mnemosyne.hermes_plugin.provider")
+    provider = start(hermes_home, notes.root)
+    call(provider, "mnemosyne_search", query="restore")
+    lines = [r.getMessage() for r in caplog.records if r.name.endswith("hermes_plugin.provider")]
+    started = [line for line in lines if line.endswith("started") or ": started (" in line]
+    done = [line for line in lines if ": done" in line]
+    assert started and done, lines

@@ -83,6 +83,7 @@ from birkin_mnemosyne.hermes_plugin.tool_schemas import (
 from birkin_mnemosyne.markdown import estimate_tokens
 from birkin_mnemosyne.memory import VaultMemory
 from birkin_mnemosyne.memory_index import MemoryIndex
+from birkin_mnemosyne.progress_view import ProgressLog
 from birkin_mnemosyne.vault_paths import slugify
 
 __all__ = ["DEFAULT_NAME", "SETTINGS", "TOOL_NAMES", "MnemosyneMemoryProvider"]
@@ -274,8 +275,10 @@ class MnemosyneMemoryProvider(MemoryProvider):
             vault, source = self.vault_location(self._hermes_home, settings)
             if not vault.is_dir():
                 self._missing_vault(vault, source)
-            # Crash recovery rewrites files: only a primary agent may do it.
-            memory = VaultMemory(vault, recover=self.writable)
+            # Crash recovery rewrites files: only a primary agent may do it. The first
+            # search of a large vault builds its index: one log line when it starts
+            # and one when it ends (the MCP server's ``ProgressLog``).
+            memory = VaultMemory(vault, recover=self.writable, on_progress=ProgressLog(log.info))
         except MnemosyneError as exc:
             self._fail(f"{exc}")
             return
