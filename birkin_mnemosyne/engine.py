@@ -1033,13 +1033,18 @@ class Mnemosyne:
         all (a zone that does not exist, labels no note carries); else None."""
         if any(allowed(nid) for nid in index.live_note_ids()):
             return None
-        live = [meta for meta in index.notes if meta is not None and not meta["archived"]]
         if zone is not None:
             in_zone = self._note_filter(index, zone, [], True)
             if not any(in_zone(nid) for nid in index.live_note_ids()):
-                zones = sorted(
-                    {unicodedata.normalize("NFC", m["zone"]).split("/", 1)[0] for m in live} - {""}
+                # read from the columns: no row is built for the notes listed
+                folders = (
+                    unicodedata.normalize("NFC", folder).split("/", 1)[0]
+                    for folder, gone in zip(
+                        index.note_column("zone"), index.note_column("archived")
+                    )
+                    if folder is not None and not gone
                 )
+                zones = sorted(set(folders) - {""})
                 shown = ", ".join(zones[:12]) + (", ..." if len(zones) > 12 else "")
                 return f"no note is in zone '{zone}'" + (
                     f" (the zones are: {shown})" if zones else ""

@@ -101,6 +101,22 @@ class BM25FParams:
         return cls(**{k: float(v) for k, v in overrides.items() if k in valid})
 
 
+def _field_norms(params: BM25FParams, avg: dict[str, float]) -> tuple[tuple[float, ...], ...]:
+    """Per field (body, headings, title, tags): (weight, 1 - b, b / average length), so
+    ``w * tf / (base + slope * len)`` is its BM25F part. One place for ``term_scores``
+    and ``_patched``, which must compute the same floats."""
+    return tuple(
+        (getattr(params, f"w_{name}"), 1 - b, b / avg[length])
+        for name, length in (
+            ("body", "blen"),
+            ("headings", "hlen"),
+            ("title", "tlen"),
+            ("tags", "glen"),
+        )
+        for b in (getattr(params, f"b_{name}"),)
+    )
+
+
 def _cut(keys: array, values: array, cuts: list[tuple[int, int]]) -> tuple[array, array]:
     """Copies of two parallel arrays without the positions ``[lo, hi)`` of ``cuts``
     (ascending, not overlapping): slices, so C speed whatever their length."""
@@ -1226,14 +1242,9 @@ class Index:
                 return patched
             self._term_cached_postings -= self._term_cache.pop(term).df
         # w_f / (1 - b_f + b_f * len / avglen) = w_f / (base_f + slope_f * len)
-        w_b, base_b, slope_b = params.w_body, 1 - params.b_body, params.b_body / avg["blen"]
-        w_h, base_h, slope_h = (
-            params.w_headings,
-            1 - params.b_headings,
-            params.b_headings / avg["hlen"],
-        )
-        w_t, base_t, slope_t = params.w_title, 1 - params.b_title, params.b_title / avg["tlen"]
-        w_g, base_g, slope_g = params.w_tags, 1 - params.b_tags, params.b_tags / avg["glen"]
+        body, heads, title, tags = _field_norms(params, avg)
+        (w_b, base_b, slope_b), (w_h, base_h, slope_h) = body, heads
+        (w_t, base_t, slope_t), (w_g, base_g, slope_g) = title, tags
         blen, hlen = self.sec_blen, self.sec_hlen
         sec_note = self.sec_note
         tf_tilde: dict[int, float] = {}
@@ -1467,11 +1478,9 @@ class Index:
         """For the notes ``nids`` (ascending): the (section, tf~) of ``term`` in them, in
         section order, and per note its raw (body, heading) counts and title/tags part,
         computed as ``term_scores`` computes them for every posting."""
-        w_b, base_b, slope_b = params.w_body, 1 - params.b_body, params.b_body / avg["blen"]
-        w_h, base_h = params.w_headings, 1 - params.b_headings
-        slope_h = params.b_headings / avg["hlen"]
-        w_t, base_t, slope_t = params.w_title, 1 - params.b_title, params.b_title / avg["tlen"]
-        w_g, base_g, slope_g = params.w_tags, 1 - params.b_tags, params.b_tags / avg["glen"]
+        body, heads, title, tags = _field_norms(params, avg)
+        (w_b, base_b, slope_b), (w_h, base_h, slope_h) = body, heads
+        (w_t, base_t, slope_t), (w_g, base_g, slope_g) = title, tags
         blen, hlen = self.sec_blen, self.sec_hlen
         postings = self.sections.get(term) if nids else None
         fields = self.note_fields.get(term) if nids else None

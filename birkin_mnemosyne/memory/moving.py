@@ -261,11 +261,19 @@ class MovingMixin(LifecycleMixin):
         ``path`` (by its path or file name, ``.md`` or not, in ``[[...]]`` or not), which
         the move would leave naming nothing: the note that supersedes them moves."""
         index = self.engine.index
-        keys = self.engine.keys()
         found = {}
-        for linker in keys:
-            value = index.notes[index.by_path[linker]].get("superseded_by")
-            if value and linker not in (path, target) and _successor_parts(value, path):
+        # read from the columns: a move looks at every note's value, builds no row
+        for linker, value, gone in zip(
+            index.note_column("path"),
+            index.note_column("superseded_by"),
+            index.note_column("archived"),
+        ):
+            if (
+                value
+                and not gone
+                and linker not in (path, target)
+                and _successor_parts(value, path)
+            ):
                 found[linker] = value
         return found
 
