@@ -24,7 +24,7 @@ from .errors import LabelError
 from .frontmatter import parse_frontmatter
 from .labels import normalize_label
 from .markdown import Section, parse_markdown
-from .redact import Redactor
+from .redact import LOOKUP_FAMILIES, Redactor, lookup_term
 from .tokenizer import MONTH_NAMES, STOPWORDS, tokenize
 from .vault_paths import ARCHIVE_DIR, zone_of
 
@@ -374,6 +374,13 @@ def parse_note_bytes(
     # anew cost a 100,000-heading note with one secret five scans a section.
     findings = redactor.findings(body)
     redact, touched = _section_redaction(redactor, findings)
+    # A hidden run id or commit id stays findable by value: its section holds the
+    # value's digest as a term (``redact.lookup_term``), never the value.
+    lookups = [
+        (start, lookup_term(family, body[start:end]))
+        for family, start, end in findings
+        if family in LOOKUP_FAMILIES
+    ]
     sections: list[SectionDoc] = []
     # A note with no body (frontmatter only, empty) still gets one empty section, so
     # its title, tags and file name make it findable.
@@ -396,6 +403,8 @@ def parse_note_bytes(
         heading_terms = index_terms(" ".join(own)) if own else []
         section_text = text
         body_tf = Counter(index_terms(_LINK_ALIAS_RE.sub(r"\1", text)))
+        if lookups and touched(sec.start, sec.end):
+            body_tf.update(term for start, term in lookups if sec.start <= start < sec.end)
         # The section's own heading line (or the H1 in the lead section) is counted in
         # the headings (or title) field, not a second time in the body.
         own_line = heading or (redact(h1) if h1 else None)

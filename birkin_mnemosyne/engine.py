@@ -41,7 +41,7 @@ from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
 from .progress import ProgressCallback, phase
 from .ranking import NO_WORD_NOTE, RankingParams, plan_query, rank, verdict
-from .redact import MARK_RE, Redactor, load_secret_hashes
+from .redact import MARK_RE, Redactor, load_secret_hashes, mark
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
 from .vault_lock import VaultLock
@@ -54,7 +54,8 @@ log = logging.getLogger("birkin_mnemosyne")
 # Bump when tokenization or parsing changes what gets indexed.
 # 13: notes keep their aliases (key resolution by alias); a chunk-opening "ー" joins the
 # run after it
-RECIPE_VERSION = 13
+# 14: a hidden hex run's section holds its digest (``redact.lookup_term``)
+RECIPE_VERSION = 14
 MAX_LIMIT = 200
 MAX_QUERY_CHARS = 4000
 # Rebuilds of at least this many notes parse in worker processes.
@@ -755,7 +756,7 @@ class Mnemosyne:
             try:
                 # Compound splitting looks words up in the index, so it may meet a
                 # damaged block too.
-                units = [] if exact else query_units(query, known=index.has_term)
+                units, hidden = ([], {}) if exact else self.query_units(query, index)
                 plan = plan_query(
                     units,
                     index,
@@ -763,7 +764,7 @@ class Mnemosyne:
                     expansion_units=query_units,
                     translations=self._translations(units, index),
                     # from the redacted query: the verdict names these words back
-                    names=name_words(MARK_RE.sub(" ", redacted_query)),
+                    names=name_words(MARK_RE.sub(" ", redacted_query)) | hidden,
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
@@ -867,6 +868,26 @@ class Mnemosyne:
                 self._warn(f"the vault glossary is left out: {exc}")
         self._glossary = (stamp, glossary)
         return glossary
+
+    def query_units(self, text: str, index: Index) -> tuple[list[tuple[str, ...]], dict]:
+        """The query units of ``text`` (``tokenizer.query_units``), and the names of the
+        hidden values among them.
+
+        A value redaction hides but keeps findable (a run id, a commit id:
+        ``redact.LOOKUP_FAMILIES``) is not read as words: it becomes one unit, the digest
+        term its sections hold, named by its mark ("[REDACTED:hex]") for the verdict.
+        """
+        lookups = self.redactor.lookups(text) if len(text) >= 32 else []
+        if not lookups:
+            return query_units(text, known=index.has_term), {}
+        pieces, names, last = [], {}, 0
+        for start, end, term in lookups:
+            pieces.append(text[last:start])
+            names[term] = mark(term[1 : term.index(":")])
+            last = end
+        pieces.append(text[last:])
+        units = query_units(" ".join(pieces), known=index.has_term)
+        return units + [(term,) for term in names], names
 
     def _translations(self, units: list[tuple[str, ...]], index: Index) -> list | None:
         if not units or self.ranking.w_glossary <= 0:

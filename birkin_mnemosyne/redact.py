@@ -39,11 +39,13 @@ __all__ = [
     "DEFAULT_REDACTOR",
     "FAMILIES",
     "HASH_FILE_FORMAT",
+    "LOOKUP_FAMILIES",
     "MARK_RE",
     "Redactor",
     "SecretHashes",
     "hash_secret",
     "load_secret_hashes",
+    "lookup_term",
     "mark",
     "redact_text",
     "write_secret_hashes",
@@ -93,6 +95,28 @@ Finding = tuple[str, int, int]
 def mark(family: str) -> str:
     """The text that replaces a secret of ``family``."""
     return f"[REDACTED:{family}]"
+
+
+#: Families whose hidden values can still be looked up by value: the index keeps a
+#: digest of each (``lookup_term``) where the value stood, and a query holding the
+#: same value asks for that digest. Only runs of 32+ hex digits of 2.5+ bits of
+#: entropy per digit (80+ bits), mostly commit ids, run ids, digests and trace ids: a
+#: digest of such a value cannot be turned back into it, nor found by guessing values.
+#: A shorter or chosen secret (a password, a key's value) keeps no digest.
+LOOKUP_FAMILIES = frozenset({"hex"})
+_LOOKUP_PERSON = b"mnemo-lookup-1"
+
+
+def lookup_term(family: str, value: str) -> str:
+    """The index term standing for a hidden value of a ``LOOKUP_FAMILIES`` family.
+
+    It starts with "#", which the tokenizer never keeps, so no word can collide with
+    it; the value is case-folded first (hex is written in either case).
+    """
+    digest = hashlib.blake2b(
+        value.lower().encode("utf-8", "surrogatepass"), digest_size=12, person=_LOOKUP_PERSON
+    )
+    return f"#{family}:{digest.hexdigest()}"
 
 
 # ------------------------------------------------------------------- vendor patterns
@@ -1056,6 +1080,15 @@ class Redactor:
     def redact(self, text: str) -> str:
         """``text`` with every secret replaced by ``[REDACTED:<family>]``."""
         return self._resolve(text)[1]
+
+    def lookups(self, text: str) -> list[tuple[int, int, str]]:
+        """``(start, end, lookup_term)`` of the hidden values in ``text`` that stay
+        findable by value (``LOOKUP_FAMILIES``), in text order."""
+        return [
+            (start, end, lookup_term(family, text[start:end]))
+            for family, start, end in self.findings(text)
+            if family in LOOKUP_FAMILIES
+        ]
 
     def count(self, text: str) -> dict[str, int]:
         """How many spans of each family ``redact`` replaces (only families found)."""

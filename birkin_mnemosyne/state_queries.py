@@ -44,6 +44,7 @@ from .frontmatter import parse_frontmatter
 from .index import Index, IndexCorruptError
 from .note_kinds import SectionStamps, is_host, is_journal
 from .ranking import QueryPlan, plan_query
+from .redact import mark
 from .snippets import make_snippet
 from .tokenizer import query_units
 from .vault_paths import check_zone, note_stem
@@ -327,7 +328,7 @@ class StateQueries:
         for attempt in range(2):
             index = engine.index
             try:
-                units = query_units(text, known=index.has_term)
+                units, _ = engine.query_units(text, index)
                 plan = plan_query(units, index, params=engine.ranking)
                 return index, plan, [index.term_scores(t, engine.bm25) for t in plan.terms]
             except IndexCorruptError as exc:
@@ -398,6 +399,9 @@ class StateQueries:
         for word in self.engine.redactor.redact(query).split():
             for unit in query_units(word):
                 words.setdefault(unit[0], word.strip(".,;:!?()[]{}\"'`"))
+        # a hidden value looked up by its digest is named by its mark
+        for _, _, term in self.engine.redactor.lookups(query):
+            words[term] = mark(term[1 : term.index(":")])
         return words
 
     @staticmethod

@@ -130,6 +130,44 @@ def test_disabling_the_hex_family(vault):
     assert engine.warnings and "another configuration" in engine.warnings[0]
 
 
+def test_a_hidden_run_id_is_found_by_its_value(vault):
+    run = "47fe5d6bc8f2" + "4e9b708d988e" + "8b18a11a"
+    vault.write("runs.md", f"# Training runs\n\n## Version 16\n\nregistered run `{run}` today\n")
+    vault.write("other.md", "# Other runs\n\n## Version 15\n\nregistered another run today\n")
+    engine = Mnemosyne(vault.root)
+    for query in (run, run.upper(), f"which version is run {run}?"):
+        response = engine.search_response(query)
+        assert [hit["path"] for hit in response["hits"]][:1] == ["runs.md"], query
+        assert response["hits"][0]["heading"] == "Version 16"
+        text = json.dumps(response)
+        assert run not in text.lower() and "[REDACTED:hex]" in response["query"]
+        assert "[REDACTED:hex]" in response["hits"][0]["snippet"]
+    # the index keeps a digest where the value stood, never the value
+    cache = cache_text(engine.cache_path)
+    assert run not in cache.lower()
+    # a value the vault does not hold is named by its mark, not by its digest
+    absent = engine.search_response("0123456789abcdef" * 2 + "01234567")
+    assert absent["no_strong_match"] and absent["hits"] == []
+    assert absent["absence_note"] == "'[REDACTED:hex]' appears nowhere in the vault"
+    # a secret of another family is never looked up by value
+    token = "ghp_" + "a1B2" * 9
+    vault.write("token.md", f"# Token\n\nthe bot uses {token}\n")
+    engine.refresh()
+    assert engine.search_response(token)["hits"] == []
+
+
+def test_a_digest_stands_only_for_a_hidden_value():
+    from birkin_mnemosyne.redact import Redactor, lookup_term
+
+    run = "2fd4e1c67a2d28fc" + "ed849ee1bb76e739" + "1b93eb12"
+    term = lookup_term("hex", run)
+    assert term == lookup_term("hex", run.upper()) != lookup_term("hex", run[:-1] + "3")
+    assert term.startswith("#hex:") and run not in term
+    text = f"commit {run} and password: {'Plat1num' + '-otter-93'}"
+    assert Redactor().lookups(text) == [(7, 7 + len(run), term)]
+    assert Redactor(disabled=["hex"]).lookups(text) == []
+
+
 # One planted sample per redaction family (built by concatenation, as above).
 FAMILY_SAMPLES = {
     "private_key": "-" * 5

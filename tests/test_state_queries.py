@@ -112,6 +112,19 @@ def test_latest_never_echoes_a_secret_from_the_query(memory):
     assert result["dropped_terms"] == ["[REDACTED]"] and result["matched_terms"] == ["retention"]
 
 
+def test_latest_finds_a_hidden_run_id_by_its_value(vault):
+    run = "47fe5d6bc8f2" + "4e9b708d988e" + "8b18a11a"
+    vault.write("journal/2026-05-01.md", f"# 2026-05-01\n\n## 10:00 retrain\n\nrun {run} done\n")
+    vault.write("journal/2026-05-02.md", "# 2026-05-02\n\n## 10:00 retrain\n\nanother run done\n")
+    with VaultMemory(vault.root, clock=lambda: NOW) as memory:
+        result = memory.latest(f"run {run}")
+        absent = memory.latest("run " + "0123456789abcdef" * 2 + "01234567")
+    assert [row["path"] for row in result["hits"]] == ["journal/2026-05-01.md"]
+    assert result["matched_terms"] == ["run", "[REDACTED:hex]"] and run not in repr(result)
+    assert absent["dropped_terms"] == ["[REDACTED:hex]"]
+    assert [row["path"] for row in absent["hits"]][0] == "journal/2026-05-02.md"
+
+
 # -- host_history -----------------------------------------------------------------------
 
 
