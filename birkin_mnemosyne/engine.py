@@ -40,7 +40,7 @@ from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, 
 from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
 from .progress import ProgressCallback, phase
-from .ranking import NO_WORD_NOTE, RankingParams, plan_query, rank, verdict
+from .ranking import NO_WORD_NOTE, RankingParams, plan_query, rank, verdict, weigh_translations
 from .redact import MARK_RE, Redactor, load_secret_hashes, mark
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
@@ -100,6 +100,7 @@ _RANGES = {
     "weak_ratio": (0.0, 1.0, False),
     "also_min_share": (0.0, 1.0, False),
     "full_min_share": (0.0, 1.0, False),
+    "translated_full_share": (0.0, 1.0, False),
     "second_weight": (0.0, 1.0, False),
     "glossary_credit": (0.0, 1.0, False),
     "glossary_max_share": (0.0, 1.0, True),
@@ -768,6 +769,7 @@ class Mnemosyne:
                     params=self.ranking,
                 )
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
+                weigh_translations(plan, scores)
                 if exact or not plan.units:
                     # A literal, or a query of stopwords only (they are not indexed).
                     ranked, signals_verdict, term_weights = self._exact(

@@ -248,3 +248,24 @@ def test_remembered_concepts_give_the_translations_a_fresh_look_up_gives():
     assert first == fresh and again == fresh
     assert memo  # concepts were remembered
     assert any(found for found in fresh)  # and the queries did find some
+
+
+def test_a_concepts_forms_score_with_the_concepts_idf(vault, monkeypatch):
+    # An English vault: restore and database are everywhere, the Spanish forms are rare
+    # because Spanish is, not because the concept is.
+    for i in range(6):
+        vault.write(f"notes/n{i}.md", f"# Job {i}\n\nThe database job {i} can restore old rows.\n")
+    vault.write(
+        "runbooks/restore.md",
+        "# Restore the database\n\nRestore the database from the nightly dump, then "
+        "check the database restore log.\n",
+    )
+    vault.write(
+        "runbooks/rollback-es.md",
+        "# Revertir un despliegue\n\nSi hubo una migración, restaurar la base de datos.\n",
+    )
+    query = "Datenbank wiederherstellen"
+    assert Mnemosyne(vault.root).search(query)[0]["path"] == "runbooks/restore.md"
+    # each form with its own idf: the one Spanish note wins
+    monkeypatch.setattr("birkin_mnemosyne.engine.weigh_translations", lambda plan, scores: None)
+    assert Mnemosyne(vault.root).search(query)[0]["path"] == "runbooks/rollback-es.md"
