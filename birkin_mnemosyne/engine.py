@@ -101,6 +101,7 @@ _RANGES = {
     "also_min_share": (0.0, 1.0, False),
     "full_min_share": (0.0, 1.0, False),
     "translated_full_share": (0.0, 1.0, False),
+    "state_journal_units": (0.0, 1.0, False),
     "second_weight": (0.0, 1.0, False),
     "glossary_credit": (0.0, 1.0, False),
     "glossary_max_share": (0.0, 1.0, True),

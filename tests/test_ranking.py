@@ -351,6 +351,29 @@ def test_the_newest_journal_entry_on_a_state_leads_when_it_scores_close_to_the_t
     assert far[0]["path"] == "projects/model/deployment.md"
 
 
+def test_a_newer_journal_entry_about_something_else_does_not_lead(vault):
+    vault.write(
+        "decisions/adr-8-outbox.md",
+        "# ADR 8: reminder outbox\n\n## Decision\n"
+        "Duplicate reminders are prevented by an outbox table; the Redis key is gone.\n",
+    )
+    vault.write(
+        "journal/2026-06-24.md",
+        "# 2026-06-24\n\n## 11:30 — reminders v2 at 100%\nAll clinics get reminders v2 "
+        "today; reminders v1 deleted. Reminders everywhere.\n\n## 12:00 — lunch\n"
+        "Redis upgrade planned.\n",
+    )
+    for i in range(8):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\nPrinter toner and coffee, item {i}.\n")
+    query = "how are duplicate reminders prevented today — is it still the Redis key?"
+    # the journal's section holds 1 of the 4 words the decision's section holds
+    hits = Mnemosyne(vault.root).search(query)
+    assert [h["path"] for h in hits[:2]] == ["decisions/adr-8-outbox.md", "journal/2026-06-24.md"]
+    # without the rule it would lead, being newer and within 70 % of the top
+    anyway = Mnemosyne(vault.root, ranking={"state_journal_units": 0.0}).search(query)
+    assert anyway[0]["path"] == "journal/2026-06-24.md"
+
+
 def test_near_tied_sections_show_the_unmarked_and_the_newer_one(vault):
     vault.write(
         "runbooks/failover.md",
