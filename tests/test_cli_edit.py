@@ -80,6 +80,27 @@ def test_edit_find_replace_counts_matches(vault, v, cli):
     assert note_text(vault) == before
 
 
+def test_edit_find_replace_with_an_expected_count_replaces_every_match(vault, v, cli):
+    code, _, err = cli(*v, "edit", "kafka-retention", "find-replace", "--find", "n", "--body", "N")
+    assert code == 2 and "found 4 matches of the text, expected 1" in err
+    code, _, err = cli(
+        *v, "edit", "kafka-retention", "find-replace", "--find", "n", "--body", "N",
+        "--expected-count", "3",
+    )  # fmt: skip
+    assert code == 2 and "found 4 matches of the text, expected 3" in err
+    assert note_text(vault) == RUNBOOK
+    code, out, _ = cli(
+        *v, "edit", "kafka-retention", "find-replace", "--find", "n", "--body", "N",
+        "--expected-count", "4", "--json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(out)["mode"] == "find_replace"
+    assert note_text(vault).split("---\n", 2)[2] == (
+        "## ReteNtioN\n\nTopics keep 7 days.\n\n## OwNer\n\nMiNa\n"
+    )
+    code, _, _ = cli(*v, "undo", "--last")
+    assert code == 0 and note_text(vault) == RUNBOOK
+
+
 def test_edit_replace_section_needs_and_checks_the_version(vault, v, cli):
     code, _, err = cli(
         *v, "edit", "kafka-retention", "replace-section", "--section", "Owner", "--body", "Jonas"

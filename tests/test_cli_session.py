@@ -65,6 +65,17 @@ def test_startup_reads_and_verifies(ops, capsys, tmp_path):
     assert code == 1 and "missing" in err
 
 
+def test_startup_delivers_a_route_for_a_task_worded_otherwise(ops, capsys):
+    run(capsys, ops, "index", "register", "restoring the database", "runbooks/postgres-restore.md")
+    run(capsys, ops, "index", "register", "데이터베이스 복원", "runbooks/postgres-restore.md")
+    for task in ("I need to restore the database", "데이터베이스를 복원해야 합니다"):
+        code, out, _ = run(capsys, ops, "startup", "--task", task, "--json")
+        assert code == 0, task
+        assert [f["path"] for f in json.loads(out)["files"]] == ["runbooks/postgres-restore.md"]
+    code, out, _ = run(capsys, ops, "startup", "--task", "restore the cache", "--json")
+    assert code == 0 and json.loads(out)["files"] == []  # one shared word is not the route
+
+
 def test_handoff_capture_latest_resume_fold_undo(ops, capsys, monkeypatch):
     monkeypatch.setenv("MNEMOSYNE_PROJECT_KEY", "atlas")
     for n in range(4):
@@ -137,3 +148,19 @@ def test_every_command_taking_a_project_key_spells_it_the_same(capsys):
             assert "--project-key KEY, --project KEY" in text, (name, sub.prog)
             assert "--task-key KEY" in text, (name, sub.prog)
     assert seen >= 5  # startup and handoff capture/latest/resume/fold
+
+
+def test_every_argument_naming_a_note_says_a_title_is_accepted():
+    # every one of them resolves a note as VaultMemory.resolve does: key, path or title
+    from birkin_mnemosyne.cli.main import build_parser, subcommands
+
+    named = {}
+    for name, parser in subcommands(build_parser()).items():
+        for action in parser._actions:
+            if action.metavar == "KEY" and action.dest in {"target", "key", "keys", "path"}:
+                named[f"{name} {action.dest}"] = action.help
+    assert set(named) >= {
+        "append target", "replace target", "edit target", "show keys", "related key",
+        "forget key", "restore key", "rezone key", "move key", "label path",
+    }  # fmt: skip
+    assert {where for where, text in named.items() if "key, path or title" not in text} == set()

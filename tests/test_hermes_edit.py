@@ -90,6 +90,44 @@ def test_edit_counts_matches_and_defaults_the_source_to_the_session(tmp_path, no
     provider.shutdown()
 
 
+def test_prepend_counted_find_replace_and_section_edits_are_each_undone(tmp_path, notes):
+    original = snapshot(notes.root)
+    provider = start(tmp_path, notes)
+    first = call(
+        provider, "mnemosyne_edit", key="postgres-restore", operation="prepend",
+        content="Restore drill: yearly.",
+    )  # fmt: skip
+    assert first["mode"] == "prepend"
+    body = (notes.root / "runbooks/postgres-restore.md").read_text().split("---\n", 2)[2]
+    assert body.startswith("\nRestore drill: yearly.\n\n# Restore PostgreSQL\n")
+    short = call(
+        provider, "mnemosyne_edit", key="postgres-restore", operation="find_replace",
+        find="Restore", content="Recover",
+    )  # fmt: skip
+    assert short["error_type"] == "MatchCountError"
+    assert (short["found"], short["expected"]) == (2, 1)
+    both = call(
+        provider, "mnemosyne_edit", key="postgres-restore", operation="find_replace",
+        find="Restore", content="Recover", expected_count="2",
+    )  # fmt: skip
+    assert both["mode"] == "find_replace"
+    section = call(
+        provider, "mnemosyne_edit", key="postgres-restore", operation="replace_section",
+        section="verify", content="Compare the row counts with yesterday's.",
+        expected_version=both["version"],
+    )  # fmt: skip
+    assert section["mode"] == "replace_section"
+    body = (notes.root / "runbooks/postgres-restore.md").read_text().split("---\n", 2)[2]
+    assert body == (
+        "\nRecover drill: yearly.\n\n# Recover PostgreSQL\n\n## Verify\n\n"
+        "Compare the row counts with yesterday's.\n"
+    )
+    for _ in range(3):  # each edit is its own journaled change
+        assert provider.memory.undo(last=True, kind="edit")["state"] == "undone"
+    assert snapshot(notes.root) == original
+    provider.shutdown()
+
+
 def test_move_previews_applies_and_is_refused_outside_the_primary_agent(tmp_path, notes):
     original = snapshot(notes.root)
     provider = start(tmp_path, notes)

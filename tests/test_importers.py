@@ -253,6 +253,38 @@ def test_apply_undo_and_re_run(vault, chatgpt):
     assert snapshot(vault.root, state=False) == before
 
 
+def phases(events) -> list[tuple[str, int]]:
+    """(phase, total) of each phase that finished, in order, after checking each phase's
+    events: from 0 up to its total, never backwards, finished only at its last event."""
+    finished, current = [], []
+    for event in events:
+        current.append(event)
+        if event.finished:
+            done = [e.done for e in current]
+            assert {e.phase for e in current} == {event.phase}, current
+            assert {e.total for e in current} == {event.total}, current
+            assert done[0] == 0 and done == sorted(done), current
+            finished.append((event.phase, event.total))
+            current = []
+    assert current == [], "a phase did not finish"
+    return finished
+
+
+def test_a_chatgpt_import_reports_the_conversations_read_and_the_files_written(vault, chatgpt):
+    events = []
+    preview = plan_chatgpt_import(vault.root, chatgpt["json"], on_progress=events.append)
+    assert phases(events) == [("read", 3)]
+    events.clear()
+    applied = apply_chatgpt_import(
+        vault.root, chatgpt["json"], plan_id=preview["plan_id"], now=T0, on_progress=events.append
+    )
+    finished = phases(events)
+    # the plan is built again under the vault lock (once more before it, without a lock
+    # file yet), then its files are written
+    assert set(finished[:-1]) == {("read", 3)} and finished[-1] == ("write", 3)
+    assert len(applied["paths"]) == 3
+
+
 def test_an_edited_import_is_refused_not_overwritten_and_new_ones_still_come_in(vault, chatgpt):
     apply_chatgpt_import(vault.root, chatgpt["json"], zone="chats")
     edited = vault.root / "chats/2024-03-01-postgres-restore.md"
@@ -428,3 +460,14 @@ def test_obsidian_source_must_be_a_separate_folder(vault, obsidian, tmp_path):
         plan_obsidian_import(vault.root, vault.root)
     with pytest.raises(VaultNotFoundError):
         apply_obsidian_import(tmp_path / "no-vault", obsidian)
+
+
+def test_an_obsidian_import_reports_the_files_read_and_the_notes_written(vault, obsidian):
+    events = []
+    plan_obsidian_import(vault.root, obsidian, on_progress=events.append)
+    assert phases(events) == [("read", 5)]  # 3 notes and 2 attachments, hidden ones left out
+    events.clear()
+    applied = apply_obsidian_import(vault.root, obsidian, now=T0, on_progress=events.append)
+    finished = phases(events)
+    assert set(finished[:-1]) == {("read", 5)} and finished[-1] == ("write", 3)
+    assert len(applied["paths"]) == 3

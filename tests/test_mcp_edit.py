@@ -136,6 +136,23 @@ def test_memory_edit_find_replace_and_undo(server, notes):
     assert (notes.root / "ops/nginx-reload.md").read_text() == RUNBOOK
 
 
+def test_memory_edit_find_replace_takes_the_expected_count(server, notes):
+    [short, done] = run(
+        server,
+        ("memory_edit", {"key": "nginx-reload", "operation": "find_replace", "find": "nginx", "content": "angie", "expected_count": 2}),
+        ("memory_edit", {"key": "nginx-reload", "operation": "find_replace", "find": "nginx", "content": "angie", "expected_count": 3}),
+    )  # fmt: skip
+    short = failure(short)
+    assert short["error_type"] == "MatchCountError"
+    assert (short["found"], short["expected"]) == (3, 2)
+    assert ok(done)["mode"] == "find_replace"
+    text = (notes.root / "ops/nginx-reload.md").read_text()
+    assert text.startswith("---\ntitle: Reload nginx\n")  # the frontmatter is not the body
+    assert text.split("---\n", 2)[2] == (
+        "# Reload angie\n\n## Check\n\nRun angie -t.\n\n## Reload\n\nsystemctl reload angie\n"
+    )
+
+
 def test_memory_edit_replace_section_checks_heading_and_version(server, notes):
     [read] = run(server, ("memory_get_note", {"key": "nginx-reload"}))
     version = ok(read)["version"]

@@ -119,6 +119,21 @@ def test_startup_and_handoff_tools(ops):
     assert fold["mode"] == "preview" and fold["folded_ids"] == ["c1"]
 
 
+def test_the_session_tool_delivers_a_route_for_a_task_worded_otherwise(ops):
+    MemoryIndex(ops.root).register("restoring the database", "runbooks/postgres-restore.md")
+    with VaultMemory(ops.root) as memory:
+
+        async def body(client):
+            return [
+                ok(await client.call_tool("memory_session", {"action": "start", "task": task}))
+                for task in ("We have to restore the databases", "check the restored cache")
+            ]
+
+        inflected, negative = run(memory, body)
+    assert [f["path"] for f in inflected["files"]] == ["runbooks/postgres-restore.md"]
+    assert negative["files"] == []
+
+
 def test_read_only_server_offers_only_the_read_tools(ops):
     with VaultMemory(ops.root) as memory:
 

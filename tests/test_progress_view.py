@@ -165,6 +165,24 @@ def test_init_apply_reports_its_writes(notes, cli, monkeypatch):
     assert "mnemosyne: writing files 30/30 (100%)" in err
 
 
+def test_imports_report_their_reads_and_writes(notes, cli, monkeypatch, tmp_path):
+    source = tmp_path / "Obsidian"
+    for i in range(12):
+        (source / "daily").mkdir(parents=True, exist_ok=True)
+        (source / "daily" / f"day-{i}.md").write_text(f"# Day {i}\n\nworked\n", "utf-8")
+    (tmp_path / "conversations.json").write_text("[]", encoding="utf-8")
+    monkeypatch.setenv(DELAY_ENV, "0")
+    v = ["--vault", notes.root]
+    code, out, err = cli(*v, "import-obsidian", source, "--json")
+    assert code == 0 and json.loads(out)["mode"] == "preview"
+    assert "mnemosyne: reading notes 12/12 (100%), done in" in err
+    code, out, err = cli(*v, "import-obsidian", source, "--apply", "--json")
+    assert code == 0 and len(json.loads(out)["paths"]) == 12
+    assert "mnemosyne: writing files 12/12 (100%), done in" in err
+    code, out, err = cli("-q", *v, "import-chatgpt", tmp_path / "conversations.json", "--json")
+    assert code == 0 and json.loads(out)["mode"] == "preview" and "mnemosyne:" not in err
+
+
 # --- through the MCP server ---------------------------------------------------------------
 
 

@@ -263,3 +263,15 @@ def test_building_the_vectors_reports_every_section_embedded(notes, model):
     events.clear()
     search.search("restore the database")
     assert not [event for event in events if event.phase == "embed"]  # nothing new
+
+
+def test_the_cli_shows_the_vector_build_on_stderr(notes, model, cli, monkeypatch):
+    semantic.prepare(notes.root, str(model))
+    monkeypatch.setenv("MNEMOSYNE_PROGRESS_DELAY", "0")
+    code, out, err = cli("--vault", notes.root, "search", "--semantic", "restore", "--json")
+    assert code == 0 and json.loads(out)["mode"] == "hybrid"  # stdout stays JSON
+    index = Mnemosyne(notes.root).index
+    sections = sum(len(index.note_sections(nid)) for nid in range(3))
+    assert f"mnemosyne: embedding sections {sections}/{sections} (100%), done in" in err
+    code, _, err = cli("--vault", notes.root, "search", "--semantic", "restore", "--json")
+    assert code == 0 and "embedding sections" not in err  # nothing new to embed

@@ -31,7 +31,7 @@ def register_label(sub):
         action="append",
         default=[],
         metavar="KEY",
-        help="a note to label: key or path (repeatable; default: every note)",
+        help="a note to label: key, path or title (repeatable; default: every note)",
     )
     p.add_argument(
         "--label", action="append", default=[], metavar="NS:VALUE", help="add this label"
@@ -96,11 +96,12 @@ def register_undo(sub):
         "undo",
         help="put back the exact bytes of a journaled change",
         description=(
-            "Undo a journaled change (remember, append, replace, forget, restore, rezone,\n"
-            "label, init, imports): every file goes back byte for byte. Refused (exit 3)\n"
-            "when a file changed since. --last undoes the newest change that can still be\n"
-            "undone, --kind write (or move, or an operation name) the newest of that kind;\n"
-            "both name what they undo. --dry-run only says what would be undone."
+            "Undo a journaled change (remember, append, replace, edit, move, forget,\n"
+            "restore, rezone, label, init, imports): every file goes back byte for byte.\n"
+            "Refused (exit 3) when a file changed since. --last undoes the newest change\n"
+            "that can still be undone, --kind write (or move, or an operation name) the\n"
+            "newest of that kind; both name what they undo. --dry-run only says what would\n"
+            "be undone."
         ),
         examples=[
             "mnemosyne undo 20260302T101530Z-4f2a9c",

@@ -207,7 +207,7 @@ def register_forget(sub):
         ),
         examples=["mnemosyne forget kafka-retention", "mnemosyne forget kafka-retention --yes"],
     )
-    p.add_argument("key", help="the note: key or path")
+    p.add_argument("key", metavar="KEY", help="the note: key, path or title")
     p.add_argument("--yes", action="store_true", help="archive it (default: preview only)")
     add_json_flag(p)
     p.set_defaults(handler=run_forget)
@@ -246,7 +246,11 @@ def register_restore(sub):
             "mnemosyne restore kafka-retention --zone ops",
         ],
     )
-    p.add_argument("key", help="the archived note: its original key or path, or its _archive/ path")
+    p.add_argument(
+        "key",
+        metavar="KEY",
+        help="the archived note: its original key, path or title, or its _archive/ path",
+    )
     p.add_argument("--zone", metavar="ZONE", help="restore into this zone instead")
     add_json_flag(p)
     p.set_defaults(handler=run_restore)
@@ -270,7 +274,7 @@ def register_rezone(sub):
         ),
         examples=["mnemosyne rezone kafka-retention runbooks/kafka"],
     )
-    p.add_argument("key", help="the note: key or path")
+    p.add_argument("key", metavar="KEY", help="the note: key, path or title")
     p.add_argument("zone", metavar="ZONE", help="the destination folder")
     add_json_flag(p)
     p.set_defaults(handler=run_rezone)
@@ -302,7 +306,7 @@ def register_move(sub):
             "mnemosyne move kafka-retention --title 'Kafka topic retention' --yes",
         ],
     )
-    p.add_argument("key", help="the note: key or path")
+    p.add_argument("key", metavar="KEY", help="the note: key, path or title")
     p.add_argument("dest", metavar="DEST", nargs="?", help="the new path")
     p.add_argument("--title", metavar="TITLE", help="the note's new title")
     p.add_argument("--yes", action="store_true", help="move it (default: preview only)")

@@ -223,7 +223,7 @@ def register_show(sub):
         "keys",
         metavar="KEY",
         nargs="+",
-        help="a note key, a vault-relative path, or a unique title slug (several: each note)",
+        help="the note: key, path or title (several: each note)",
     )
     p.add_argument("--section", metavar="HEADING", help="only the section under this heading")
     p.add_argument("--outline", action="store_true", help="only the headings, no text")
@@ -300,7 +300,7 @@ def register_related(sub):
         ),
         examples=["mnemosyne related postgres-restore", "mnemosyne related db1 --limit 3 --json"],
     )
-    p.add_argument("key", help="a note key, a vault-relative path, or a unique title slug")
+    p.add_argument("key", metavar="KEY", help="the note: key, path or title")
     p.add_argument(
         "--limit", type=int, default=5, metavar="N", help="at most N neighbours (default 5)"
     )
