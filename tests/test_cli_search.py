@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import subprocess
 import sys
@@ -32,6 +33,38 @@ def test_search_text_output(vault, capsys):
     out = capsys.readouterr().out
     assert out.startswith("1. Restore\n") and "runbooks/restore.md" in out
     assert "\033[" not in out  # no colour when stdout is not a terminal
+
+
+def test_a_first_build_slower_than_the_check_interval_is_not_called_stale(
+    vault, capsys, monkeypatch
+):
+    from birkin_mnemosyne.engine import Mnemosyne
+
+    _note(vault)
+    # every check looks older than the interval by the time the answer is printed,
+    # as after a first build of thousands of notes
+    monkeypatch.setattr(Mnemosyne, "_check_interval", lambda self: 0.0)
+    assert main(["--vault", str(vault.root), "search", "restore"]) == 0
+    captured = capsys.readouterr()
+    assert "runbooks/restore.md" in captured.out and "stale" not in captured.err
+
+
+def test_the_stale_note_says_what_was_checked_and_when():
+    from birkin_mnemosyne.cli.read_commands import _stale_note
+
+    now = 1_780_000_000.0
+    at = lambda t: dt.datetime.fromtimestamp(t, dt.timezone.utc).isoformat()  # noqa: E731
+    fresh = {"fresh": True, "checked_at": at(now - 600), "checking": False}
+    assert _stale_note(fresh, now) is None
+    # checked by this command (it began after the command did): as fresh as it gets
+    assert _stale_note({"fresh": False, "checked_at": at(now + 3), "checking": False}, now) is None
+    # answered from an older check while a new one runs
+    older = {"fresh": False, "checked_at": at(now - 600), "checking": True}
+    assert "a check for edits since is running" in _stale_note(older, now)
+    assert at(now - 600) in _stale_note(older, now)
+    # an older check and none running: the index may miss edits
+    lost = {"fresh": False, "checked_at": at(now - 600), "checking": False}
+    assert "run `mnemosyne reindex`" in _stale_note(lost, now)
 
 
 def test_vault_from_environment(vault, capsys, monkeypatch):

@@ -7,7 +7,10 @@ writes a note; opening the vault may refresh the derived search index.
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import sys
+import time
 
 from ..cache import cache_dir
 from ..config import CONFIG_NAME
@@ -60,6 +63,7 @@ def run_search(args) -> int:
             "--all needs --exact: a ranked search returns its best matches (at most --limit "
             "200); --exact --all lists every note holding a literal text"
         )
+    started = time.time()
     with open_memory(args) as memory:
         if args.semantic:
             memory.engine.use_semantic()
@@ -94,9 +98,31 @@ def run_search(args) -> int:
             out.write(f"   also: {', '.join(hit['also'])}\n")
     if args.exact and not args.all and len(response["hits"]) == args.limit:
         note(f"stopped at --limit {args.limit}; --all lists every note holding it")
-    if not response["index"]["fresh"]:
-        note("note: the index may be stale; run `mnemosyne reindex`")
+    stale = _stale_note(response["index"], started)
+    if stale:
+        note(stale)
     return 0 if response["hits"] else 1
+
+
+def _stale_note(index: dict, started: float) -> str | None:
+    """What to say when the index may miss edits: not when this command checked every
+    note itself (a first build that took longer than the check interval is as fresh as
+    its check, which began after the command did), only when it answered from an older
+    check (a large vault's check running in the background)."""
+    if index["fresh"]:
+        return None
+    checked = index.get("checked_at")
+    if checked:
+        with contextlib.suppress(ValueError):
+            if dt.datetime.fromisoformat(checked).timestamp() >= started - 1.0:
+                return None
+    if index.get("checking"):
+        when = f"as checked at {checked}" if checked else "as saved"
+        return (
+            f"note: answered from the index {when}; a check for edits since is "
+            "running (a later search sees them)"
+        )
+    return "note: the index may be stale; run `mnemosyne reindex`"
 
 
 def register_latest(sub):
