@@ -931,22 +931,10 @@ def rank(
         found.sort(reverse=True)
         return [exact(-neg, is_full) for _, neg in found]
 
-    return _reordered(
-        scores,
-        index,
-        plan,
-        params,
-        _tiers(
-            full,
-            bounds,
-            top_of,
-            plan,
-            params,
-            limit,
-            bound_factor,
-            _only_translated(plan, scores),
-        ),
+    tiers = _tiers(
+        full, bounds, top_of, plan, params, limit, bound_factor, _only_translated(plan, scores)
     )
+    return _reordered(scores, index, plan, params, tiers)
 
 
 def _rank_reference(
@@ -1029,22 +1017,10 @@ def _rank_reference(
                 heapq.heapreplace(found, item)
         return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
 
-    return _reordered(
-        scores,
-        index,
-        plan,
-        params,
-        _tiers(
-            full,
-            bounds,
-            top_of,
-            plan,
-            params,
-            limit,
-            bound_factor,
-            _only_translated(plan, scores),
-        ),
+    tiers = _tiers(
+        full, bounds, top_of, plan, params, limit, bound_factor, _only_translated(plan, scores)
     )
+    return _reordered(scores, index, plan, params, tiers)
 
 
 def _tiers(
