@@ -41,7 +41,7 @@ from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
 from .progress import ProgressCallback, phase
 from .ranking import NO_WORD_NOTE, RankingParams, plan_query, rank, verdict, weigh_translations
-from .redact import MARK_RE, Redactor, load_secret_hashes, mark
+from .redact import MARK_RE, Redactor, load_secret_hashes, lookup_mark
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
 from .vault_lock import VaultLock
@@ -886,7 +886,7 @@ class Mnemosyne:
         pieces, names, last = [], {}, 0
         for start, end, term in lookups:
             pieces.append(text[last:start])
-            names[term] = mark(term[1 : term.index(":")])
+            names[term] = lookup_mark(term)
             last = end
         pieces.append(text[last:])
         units = query_units(" ".join(pieces), known=index.has_term)

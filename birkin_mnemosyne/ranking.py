@@ -476,10 +476,12 @@ def _covering_notes(
     return covered
 
 
-def _translation_in(plan: QueryPlan, unit: int, nid: int, scores) -> bool:
-    """Whether note ``nid`` holds every term of one of the unit's translations."""
+def _translation_in(plan: QueryPlan, unit: int, key: int, scores, field: str = "note_best") -> bool:
+    """Whether note ``key`` (section ``key`` with ``field="contrib"``) holds every term
+    of one of the unit's translations."""
     return any(
-        all(nid in scores[t].note_best for t in form) for form in plan.alternatives.get(unit, ())
+        all(key in getattr(scores[t], field) for t in form)
+        for form in plan.alternatives.get(unit, ())
     )
 
 
@@ -1031,7 +1033,7 @@ def _tiers(
     params: RankingParams,
     limit: int,
     bound_factor: float,
-    only_translated: Callable[[int], bool] | None = None,
+    only_translated: Callable[[int], bool],
 ) -> list[RankedNote]:
     """The result list from the candidates' bounds: the full-match tier, then the rest.
 
@@ -1059,9 +1061,7 @@ def _tiers(
 
             def holds(note: RankedNote) -> bool:
                 return note.score >= floor or (
-                    only_translated is not None
-                    and note.score >= translated_floor
-                    and only_translated(note.nid)
+                    note.score >= translated_floor and only_translated(note.nid)
                 )
 
             keep = [n for n in ranked if holds(n)]
@@ -1139,9 +1139,7 @@ def _section_units(
             params.part_coverage * len(parts)
         ):
             return True
-        return any(
-            all(sid in scores[t].contrib for t in form) for form in plan.alternatives.get(unit, ())
-        )
+        return _translation_in(plan, unit, sid, scores, "contrib")
 
     return sum(1 for unit in plan.required if holds(unit))
 

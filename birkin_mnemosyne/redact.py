@@ -45,6 +45,7 @@ __all__ = [
     "SecretHashes",
     "hash_secret",
     "load_secret_hashes",
+    "lookup_mark",
     "lookup_term",
     "mark",
     "redact_text",
@@ -117,6 +118,11 @@ def lookup_term(family: str, value: str) -> str:
         value.lower().encode("utf-8", "surrogatepass"), digest_size=12, person=_LOOKUP_PERSON
     )
     return f"#{family}:{digest.hexdigest()}"
+
+
+def lookup_mark(term: str) -> str:
+    """The mark a ``lookup_term`` is shown as ("[REDACTED:hex]"): never the digest."""
+    return mark(term[1 : term.index(":")])
 
 
 # ------------------------------------------------------------------- vendor patterns

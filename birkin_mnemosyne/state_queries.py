@@ -44,7 +44,7 @@ from .frontmatter import parse_frontmatter
 from .index import Index, IndexCorruptError
 from .note_kinds import SectionStamps, is_host, is_journal
 from .ranking import QueryPlan, plan_query
-from .redact import mark
+from .redact import lookup_mark
 from .snippets import make_snippet
 from .tokenizer import query_units
 from .vault_paths import check_zone, note_stem
@@ -401,7 +401,7 @@ class StateQueries:
                 words.setdefault(unit[0], word.strip(".,;:!?()[]{}\"'`"))
         # a hidden value looked up by its digest is named by its mark
         for _, _, term in self.engine.redactor.lookups(query):
-            words[term] = mark(term[1 : term.index(":")])
+            words[term] = lookup_mark(term)
         return words
 
     @staticmethod

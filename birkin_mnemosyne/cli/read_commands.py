@@ -114,6 +114,8 @@ def _stale_note(index: dict, started: float) -> str | None:
     checked = index.get("checked_at")
     if checked:
         with contextlib.suppress(ValueError):
+            # checked_at is given to the second: a check begun in this command's first
+            # second reads up to a second before ``started``
             if dt.datetime.fromisoformat(checked).timestamp() >= started - 1.0:
                 return None
     if index.get("checking"):
