@@ -31,7 +31,15 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from .errors import ConfigError
-from .tokenizer import has_cjk, is_script_run, is_stopword, normalize, query_units, stem
+from .tokenizer import (
+    has_cjk,
+    is_hiragana,
+    is_script_run,
+    is_stopword,
+    normalize,
+    query_units,
+    stem,
+)
 
 __all__ = ["VAULT_GLOSSARY", "Glossary", "builtin_glossary", "builtin_rows", "parse_rows"]
 
@@ -139,7 +147,7 @@ class Glossary:
             for key, row in self._latin.get(whole, ()):
                 if len(key) < step:
                     break  # a longer form matched here: shorter ones are inside it
-                if tuple(wholes[i : i + len(key)]) == key:
+                if _holds_form(wholes, i, key):
                     found.setdefault(row, key)
                     step = len(key)
             if not step and has_cjk(whole):
@@ -196,6 +204,23 @@ class Glossary:
         """All the terms :meth:`translations` adds, each once."""
         terms = (t for _, forms in self.translations(units, known) for form in forms for t in form)
         return list(dict.fromkeys(terms))
+
+
+def _holds_form(wholes: list[str], i: int, key: tuple[str, ...]) -> bool:
+    """Whether the query's unit wholes from ``i`` on spell the form ``key``.
+
+    Term for term, except that a form ending in kana may end inside the query's last
+    kana run: Japanese writes a verb's ending (okurigana) and the particles after it as
+    one run, so "戻すには" holds the form "戻す" (units 戻 + す) as 戻 + すには.
+    """
+    n = len(key)
+    if tuple(wholes[i : i + n]) == key:
+        return True
+    last = key[-1]
+    if n < 2 or i + n > len(wholes) or not is_hiragana(last):
+        return False
+    end = wholes[i + n - 1]
+    return tuple(wholes[i : i + n - 1]) == key[:-1] and is_hiragana(end) and end.startswith(last)
 
 
 @functools.lru_cache(maxsize=4096)

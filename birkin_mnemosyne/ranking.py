@@ -191,7 +191,8 @@ class RankingParams:
     # w_glossary) while its score is at least this share of that floor. Tessellate dev,
     # with ``weigh_translations``: 0.6 and 0.7 alike (the demo's "Datenbank
     # wiederherstellen" finds the English restore runbook first); 0.5 put three
-    # questions 1st -> 2nd; 1.0 (off) gave MRR 0.828 with the same shared idf.
+    # questions 1st -> 2nd; 1.0 (off) gave MRR 0.828 with the same shared idf. The
+    # relief is in proportion to the words translations carry (``_tiers``).
     translated_full_share: float = 0.6
     # Weight of a one-character part (a Han or kana unigram, a one-digit identifier
     # part). A long CJK run has a unigram per character; at full weight they outscored
@@ -485,14 +486,18 @@ def _translation_in(plan: QueryPlan, unit: int, key: int, scores, field: str = "
     )
 
 
-def _only_translated(plan: QueryPlan, scores: list[TermScores]) -> Callable[[int], bool]:
-    """Whether a note covers some query word only through a translation of it."""
+def _translated_share(plan: QueryPlan, scores: list[TermScores]) -> Callable[[int], float]:
+    """The share of the query's required words a note covers only through a
+    translation of them (0.0: it holds every word it covers as written)."""
     units = [
         scores[plan.unit_terms[unit][0]].note_best
         for unit in plan.required
         if unit in plan.alternatives
     ]
-    return lambda nid: any(nid not in held for held in units)
+    if not units:
+        return lambda nid: 0.0
+    required = len(plan.required)
+    return lambda nid: sum(1 for held in units if nid not in held) / required
 
 
 def _full_matches(
@@ -545,6 +550,12 @@ class _Factors:
         # note's history summed: the whole-note score is left out for it.
         self.whole_weight = 0.0 if current else params.whole_weight
         self.query_terms = frozenset(plan.terms[whole] for whole, _ in plan.unit_terms)
+        # the query's glossary concepts, each as its forms' term sets: a heading holding
+        # one names the concept as surely as one holding the query's own word
+        self.concept_forms = [
+            [frozenset(plan.terms[slot] for slot in form) for form in forms]
+            for _, forms in plan.concepts
+        ]
         self.priors = {"journal": params.prior_journal, "index": params.prior_index}
         named = params.kind_named_boost if plan.kinds else 1.0
         for kind in plan.kinds:
@@ -670,10 +681,16 @@ def pick_section(
         stamps = factors.stamps or section_stamps(factors.index)
 
         headings, query_terms = factors.index.sec_heading, factors.query_terms
+        concept_forms = factors.concept_forms
 
         def preference(sid: int) -> tuple:
             value = by_section[sid] * (stale_factor if stale[sid] else 1.0)
-            named = len(_heading_terms(headings[sid]) & query_terms)
+            heading = _heading_terms(headings[sid])
+            named = len(heading & query_terms)
+            if concept_forms and heading:
+                named += sum(
+                    1 for forms in concept_forms if any(form and form <= heading for form in forms)
+                )
             return (not stale[sid], named, stamps.of(sid) or "", value, sid)
 
         best = max(
@@ -934,7 +951,7 @@ def rank(
         return [exact(-neg, is_full) for _, neg in found]
 
     tiers = _tiers(
-        full, bounds, top_of, plan, params, limit, bound_factor, _only_translated(plan, scores)
+        full, bounds, top_of, plan, params, limit, bound_factor, _translated_share(plan, scores)
     )
     return _reordered(scores, index, plan, params, tiers)
 
@@ -1020,7 +1037,7 @@ def _rank_reference(
         return [n for _, _, n in sorted(found, key=lambda x: (x[0], x[1]), reverse=True)]
 
     tiers = _tiers(
-        full, bounds, top_of, plan, params, limit, bound_factor, _only_translated(plan, scores)
+        full, bounds, top_of, plan, params, limit, bound_factor, _translated_share(plan, scores)
     )
     return _reordered(scores, index, plan, params, tiers)
 
@@ -1033,7 +1050,7 @@ def _tiers(
     params: RankingParams,
     limit: int,
     bound_factor: float,
-    only_translated: Callable[[int], bool],
+    translated_share: Callable[[int], float],
 ) -> list[RankedNote]:
     """The result list from the candidates' bounds: the full-match tier, then the rest.
 
@@ -1056,13 +1073,17 @@ def _tiers(
         floor = params.full_min_share * lead[0].score if lead else 0.0
         if ranked[-1].score < floor:
             # A note covering a word only through a translation scores it at
-            # w_glossary: it is not "in passing" for that, so its floor is lower.
-            translated_floor = params.translated_full_share * floor
+            # w_glossary: it is not "in passing" for that, so its floor is lower, by
+            # as much as translations carry of the query (all of its words: down to
+            # ``translated_full_share`` of the floor; one word of seven: a seventh of
+            # that). A weak note with one translated word is still a passing match.
+            relief = 1.0 - params.translated_full_share
 
             def holds(note: RankedNote) -> bool:
-                return note.score >= floor or (
-                    note.score >= translated_floor and only_translated(note.nid)
-                )
+                if note.score >= floor:
+                    return True
+                share = translated_share(note.nid)
+                return share > 0.0 and note.score >= floor * (1.0 - relief * share)
 
             keep = [n for n in ranked if holds(n)]
             demoted = [replace(n, full=False) for n in ranked if not holds(n)]

@@ -519,6 +519,37 @@ def test_a_full_match_through_a_translation_is_not_demoted_as_in_passing(tmp_pat
     assert strict[0]["path"] == "preferences/tools.md"
 
 
+def test_one_translated_word_of_many_does_not_hold_a_weak_full_match_up(vault):
+    vault.write(
+        "notes/promote.md",
+        "# Promote a model version\n\nPoint the champion alias at the new version. To roll "
+        "back, point the champion alias at the previous version: rollback takes a minute.\n",
+    )
+    # holds every word of the question, 戻す (put back) only as 回滚, and each in passing
+    vault.write(
+        "notes/log.md",
+        "# 实验记录\n\n2026-03-24 — version 11 上线。champion alias 改了一次，前一个留着，"
+        "以防回滚。训练窗口 一年。其他事情：特征、阈值、监控、报表、会议、文档、评审、排期、"
+        "预算都讨论了很久，没有定论，下周继续。\n",
+    )
+    for i, text in enumerate(
+        (
+            "The scoring job runs nightly and writes scores.",
+            "Clinics get reminders by SMS.",
+            "The registry keeps every model.",
+            "Alerts go to the on-call channel.",
+            "Training takes two hours on the GPU box.",
+        )
+    ):
+        vault.write(f"notes/other{i}.md", f"# Note {i}\n\n{text}\n")
+    query = "champion alias を一つ前の version に戻すには？"
+    hits = Mnemosyne(vault.root).search(query)
+    assert [h["path"] for h in hits[:2]] == ["notes/promote.md", "notes/log.md"]
+    # the lower floor is for a note translations carry: one word of six carries little,
+    # where the whole relief (every word translated) would keep the log first
+    assert hits[1]["score"] >= 0.6 * 0.8 * hits[0]["score"]
+
+
 def test_demo_vault_says_what_it_does_not_hold(tmp_path):
     import shutil
 

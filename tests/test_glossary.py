@@ -65,6 +65,19 @@ def test_cjk_forms_match_inside_runs_longest_first():
     assert _found(glossary, "로그 보관") == [("로그",)]
 
 
+def test_a_japanese_form_with_okurigana_is_found_before_the_particles():
+    glossary = Glossary.from_rows(parse_rows("rollback | 戻す | 切り戻し\nretro | 振り返り"))
+    # the verb's ending and the particles after it are one kana run in the query
+    assert _found(glossary, "一つ前の version に戻すには") == [("戻", "す")]
+    assert _found(glossary, "切り戻しの手順") == [("切", "り", "戻", "し")]
+    assert _found(glossary, "振り返りをする") == [("振", "り", "返")]
+    # another verb on the same character is not the form
+    assert _found(glossary, "家に戻る") == []
+    assert _found(glossary, "戻") == []
+    # made of single characters, such a form adds nothing to a query in another language
+    assert glossary.expansions(query_units("rollback"), everything) == []
+
+
 def test_expansions_are_the_other_forms_the_index_holds():
     glossary = _glossary()
     units = query_units("restart after the backup")

@@ -463,6 +463,31 @@ def test_among_near_tied_sections_the_one_whose_heading_names_the_query_is_shown
     assert hit["heading"] == "06:05 — danube is primary again"
 
 
+def test_a_heading_naming_the_query_in_another_language_counts_as_naming_it(vault):
+    vault.write(
+        "runbooks/promote.md",
+        """\
+        # Promote a model version
+
+        ## Steps
+        Point the champion alias at the new version, then check that the champion alias
+        serves that version. The champion alias and the version number must agree in the
+        registry.
+
+        ## Rollback
+        If the new model misbehaves in the first hours after the switch, for instance when
+        the share of flagged appointments jumps or the clinics complain about too many
+        messages, point the champion alias back at the version it held before; the registry
+        keeps every earlier version, and the scoring job picks the alias up on its next run.
+        """,
+    )
+    # "戻す" (put back) is a form of rollback: "Rollback" scores a little below "Steps"
+    # and is shown, as a heading holding the query's own word would be
+    query = "champion alias を一つ前の version に戻すには？"
+    assert Mnemosyne(vault.root).search(query)[0]["heading"] == "Rollback"
+    assert Mnemosyne(vault.root, ranking={"w_glossary": 0}).search(query)[0]["heading"] == "Steps"
+
+
 def _ops_vault(vault):
     vault.write(
         "runbooks/queue.md",
