@@ -736,7 +736,7 @@ class Mnemosyne:
             isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT
         ):
             raise InvalidInputError(
-                f"limit must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}"
+                f"{{=limit}} must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}"
             )
         if expansions is not None:
             self._check_expansions(expansions)

@@ -35,6 +35,11 @@ library (``str(error)``), ``mnemosyne show`` for the CLI, ``memory_get_note`` fo
 MCP server, ``mnemosyne_get`` for Hermes. A door that lacks the operation (an MCP
 server whose tool set leaves it out, a Hermes session) names the CLI command instead.
 
+**So do the parameters they name.** A message or fix names a parameter as
+``{=expected_count}`` and a value of a choice as ``{:find_replace}``; each door spells
+them its way (``expected_count`` at the library, MCP and Hermes, ``--expected-count`` at the CLI;
+``find_replace`` / ``find-replace``; ``PARAMETERS`` lists the exceptions to that rule).
+
 **One error shape for every door.** ``error_dict(error, door)`` is what the MCP
 server returns as structured content, ``mnemosyne --json`` prints on stderr under
 ``"error"`` and the Hermes tools return:
@@ -73,6 +78,7 @@ __all__ = [
     "NoteNotFoundError",
     "OPERATIONS",
     "OperationNames",
+    "PARAMETERS",
     "PlanError",
     "RedactionError",
     "SectionNotFoundError",
@@ -82,6 +88,7 @@ __all__ = [
     "WriteRefusedError",
     "error_dict",
     "render_fix",
+    "render_names",
 ]
 
 DOORS = ("library", "cli", "mcp", "hermes")
@@ -144,6 +151,36 @@ OPERATIONS: dict[str, OperationNames] = {
 
 _OPERATION_RE = re.compile(r"\{([a-z_]+)\}")
 
+# Parameters and choice values a message or fix names, spelled as each door spells
+# them: ``{=expected_count}`` is ``--expected-count`` for the CLI and ``expected_count``
+# for the library and the MCP and Hermes tools; ``{:find_replace}`` (a value
+# of a choice) is ``find-replace`` for the CLI and ``find_replace`` elsewhere. Only the
+# parameters spelled otherwise than by that rule are listed here.
+PARAMETERS: dict[str, tuple[str, str, str, str]] = {
+    "content": ("content", "--body (or stdin)", "content", "content"),
+}
+_PARAMETER_RE = re.compile(r"\{([=:])([a-z][a-z_]*)\}")
+
+
+def _spelled(kind: str, name: str, door: str) -> str:
+    """A parameter (``=``) or a choice value (``:``) as ``door`` spells it."""
+    if kind == ":":
+        return name.replace("_", "-") if door == "cli" else name
+    if name in PARAMETERS:
+        return PARAMETERS[name][DOORS.index(door)]
+    if door == "cli":
+        return "--" + name.replace("_", "-")
+    return name
+
+
+def render_names(text: str, door: str = "library") -> str:
+    """``text`` with each ``{=parameter}`` and ``{:value}`` spelled as ``door`` does."""
+    if "{" not in text:
+        return text
+    if door not in DOORS:
+        raise ValueError(f"unknown door {door!r} — one of {', '.join(DOORS)}")
+    return _PARAMETER_RE.sub(lambda m: _spelled(m.group(1), m.group(2), door), text)
+
 
 def _name(operation: str, door: str, offered: Collection[str] | None) -> tuple[str, bool] | None:
     """``(name, is_a_cli_command)`` of ``operation`` at ``door``; None if no operation."""
@@ -179,7 +216,7 @@ def render_fix(
             named.append(name)
         return f"`{name}`" if command else name
 
-    return _OPERATION_RE.sub(replace, fix), named
+    return _OPERATION_RE.sub(replace, render_names(fix, door)), named
 
 
 class MnemosyneError(Exception):
@@ -207,7 +244,7 @@ class MnemosyneError(Exception):
 
     def render(self, door: str = "library", *, offered: Collection[str] | None = None) -> str:
         """The whole message with the fix in ``door``'s names."""
-        message = self.message or self.__class__.__name__
+        message = render_names(self.message, door) if self.message else self.__class__.__name__
         if not self.fix:
             return message
         return f"{message} — {render_fix(self.fix, door, offered=offered)[0]}"

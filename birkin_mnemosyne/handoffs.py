@@ -410,7 +410,7 @@ class HandoffStore:
         """Preview (default) or apply folding all but the newest ``keep`` captures into
         one dated summary note; the folded records move to ``archive/``. Journaled."""
         if not isinstance(keep, int) or isinstance(keep, bool) or keep < 0:
-            raise InvalidInputError(f"keep must be a whole number >= 0, got {keep!r}")
+            raise InvalidInputError(f"{{=keep}} must be a whole number >= 0, got {keep!r}")
         if not apply:
             return self._build_fold(scope, keep).view()
         return apply_plan(

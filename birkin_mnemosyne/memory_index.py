@@ -212,7 +212,7 @@ class MemoryIndex:
         self.vault = require_vault(vault).resolve()
         if not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise InvalidInputError(
-                f"budget_tokens must be a positive integer, got {budget_tokens!r}"
+                f"{{=budget_tokens}} must be a positive integer, got {budget_tokens!r}"
             )
         self.budget_tokens = budget_tokens
 
@@ -330,7 +330,9 @@ class MemoryIndex:
         """
         budget = self.budget_tokens if budget_tokens is None else budget_tokens
         if not isinstance(budget, int) or budget < 1:
-            raise InvalidInputError(f"budget_tokens must be a positive integer, got {budget!r}")
+            raise InvalidInputError(
+                f"{{=budget_tokens}} must be a positive integer, got {budget!r}"
+            )
         routes = self.routes()
         topics: dict[str, list[dict]] = {}
         for route in routes:

@@ -80,7 +80,7 @@ def find_replace_in_note(
     other than ``expected_count``; ``where`` names the note in the message.
     """
     if not find:
-        raise InvalidInputError("find_replace needs the text to find; it is empty")
+        raise InvalidInputError("{:find_replace} needs the text to find; {=find} is empty")
     fm = parse_frontmatter(text)
     newline = _newline_of(text)
     needle, new = _with_newline(find, newline), _with_newline(replacement, newline)
@@ -88,7 +88,7 @@ def find_replace_in_note(
     found = body.count(needle)
     if found != expected_count:
         problem = (
-            f"find_replace in {where}: found {found} match{'es' if found != 1 else ''} of "
+            f"{{:find_replace}} in {where}: found {found} match{'es' if found != 1 else ''} of "
             f"the text, expected {expected_count}; nothing was changed"
         )
         if found == 0 and MARK_RE.search(find):
@@ -104,11 +104,11 @@ def find_replace_in_note(
         elif found > expected_count:
             fix = (
                 "add surrounding text until it matches only where you mean, or pass the "
-                "number found as expected_count to replace every one"
+                "number found as {=expected_count} to replace every one"
             )
         else:
             fix = (
-                "pass the number found as expected_count, or read the note again with "
+                "pass the number found as {=expected_count}, or read the note again with "
                 "{get_note}: it changed"
             )
         raise MatchCountError(problem, fix=fix, found=found, expected=expected_count)
@@ -156,7 +156,7 @@ def find_section(
     fix = (
         "name it with its level, e.g. " + repr(f"{'#' * first.level} {redact(first.text)}")
         if len(levels) > 1 and level is None
-        else "rename one of them first, or change the text with find_replace"
+        else "rename one of them first, or change the text with {:find_replace}"
     )
     raise AmbiguousSectionError(
         f"{name.strip()!r} names {len(matches)} sections of {where}: {', '.join(found)} — {fix}",

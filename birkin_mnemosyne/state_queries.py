@@ -103,7 +103,7 @@ def _check_text(value: object, what: str, limit: int) -> str:
 def _check_limit(limit: object) -> int:
     if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LIMIT:
         raise InvalidInputError(
-            f"limit must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}"
+            f"{{=limit}} must be a whole number from 1 to {MAX_LIMIT}, got {limit!r}"
         )
     return limit
 

@@ -105,7 +105,8 @@ def test_edit_replace_section_needs_and_checks_the_version(vault, v, cli):
     code, _, err = cli(
         *v, "edit", "kafka-retention", "replace-section", "--section", "Owner", "--body", "Jonas"
     )
-    assert code == 2 and "needs expected_version" in err
+    # the CLI's own spelling of the operation and of the flag, not the library's
+    assert code == 2 and "replace-section needs --expected-version" in err
     version = json.loads(cli(*v, "show", "kafka-retention", "--json")[1])["version"]
     code, _, err = cli(
         *v,

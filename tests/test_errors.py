@@ -21,6 +21,7 @@ from birkin_mnemosyne.errors import (
     VersionConflictError,
     error_dict,
     render_fix,
+    render_names,
 )
 from birkin_mnemosyne.memory import VaultMemory
 
@@ -46,7 +47,7 @@ def test_every_fix_names_only_known_operations():
     assert len(templates) >= 15  # the scan finds the package's fixes
     for where, template in templates:
         assert isinstance(template, str), where
-        names = re.findall(r"\{([^{}]*)\}", template)
+        names = re.findall(r"\{([^{}=:]*)\}", template)
         assert all(name in OPERATIONS for name in names), (where, template)
 
 
@@ -83,6 +84,24 @@ def test_an_operation_the_door_lacks_is_named_by_its_cli_command():
     assert render_fix("use {append}", "mcp", offered={"memory_remember"})[0] == (
         "use memory_remember (mode='append')"
     )
+
+
+@pytest.mark.parametrize(
+    ("door", "text"),
+    [
+        ("library", "find_replace needs find; pass expected_count, or content"),
+        ("cli", "find-replace needs --find; pass --expected-count, or --body (or stdin)"),
+        ("mcp", "find_replace needs find; pass expected_count, or content"),
+        ("hermes", "find_replace needs find; pass expected_count, or content"),
+    ],
+)
+def test_parameters_and_choice_values_are_spelled_as_each_door_does(door, text):
+    template = "{:find_replace} needs {=find}; pass {=expected_count}, or {=content}"
+    assert render_names(template, door) == text
+    error = InvalidInputError(template, fix="then {=find} again")
+    assert error_dict(error, door)["message"].startswith(text)
+    assert error_dict(error, door)["hint"] == render_names("then {=find} again", door)
+    assert render_names("a {dict} and {=Not} stay", door) == "a {dict} and {=Not} stay"
 
 
 def test_braces_that_name_no_operation_are_left_alone():

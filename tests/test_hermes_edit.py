@@ -106,6 +106,7 @@ def test_prepend_counted_find_replace_and_section_edits_are_each_undone(tmp_path
     )  # fmt: skip
     assert short["error_type"] == "MatchCountError"
     assert (short["found"], short["expected"]) == (2, 1)
+    assert "as expected_count to replace every one" in short["error"]
     both = call(
         provider, "mnemosyne_edit", key="postgres-restore", operation="find_replace",
         find="Restore", content="Recover", expected_count="2",

@@ -145,6 +145,8 @@ def test_memory_edit_find_replace_takes_the_expected_count(server, notes):
     short = failure(short)
     assert short["error_type"] == "MatchCountError"
     assert (short["found"], short["expected"]) == (3, 2)
+    # named as the tool's own argument, neither "expected_count=" nor "--expected-count"
+    assert "as expected_count to replace every one" in short["message"]
     assert ok(done)["mode"] == "find_replace"
     text = (notes.root / "ops/nginx-reload.md").read_text()
     assert text.startswith("---\ntitle: Reload nginx\n")  # the frontmatter is not the body

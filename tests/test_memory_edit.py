@@ -190,11 +190,11 @@ def test_arguments_belong_to_their_operation(memory):
     assert EDIT_OPERATIONS == ("append", "prepend", "find_replace", "replace_section", "replace")
     with pytest.raises(InvalidInputError, match="operation must be one of append, prepend"):
         memory.edit_note("restore", "insert", "x")
-    with pytest.raises(InvalidInputError, match="find_replace needs find="):
+    with pytest.raises(InvalidInputError, match=r"find_replace needs find \(the exact text"):
         memory.edit_note("restore", "find_replace", "x")
-    with pytest.raises(InvalidInputError, match="find= is only for find_replace"):
+    with pytest.raises(InvalidInputError, match="find is only for find_replace, not prepend"):
         memory.edit_note("restore", "prepend", "x", find="y")
-    with pytest.raises(InvalidInputError, match="section= is only for replace_section"):
+    with pytest.raises(InvalidInputError, match="section is only for replace_section, not prepend"):
         memory.edit_note("restore", "prepend", "x", section="Verify")
     with pytest.raises(InvalidInputError, match="expected_count must be a whole number >= 1"):
         memory.edit_note("restore", "find_replace", "x", find="Stop", expected_count=0)

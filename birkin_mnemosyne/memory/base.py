@@ -41,9 +41,9 @@ def sha256_hex(data: bytes) -> str:
 
 def check_int(value: object, name: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise InvalidInputError(f"{name} must be a whole number >= {low}, got {value!r}")
+        raise InvalidInputError(f"{{={name}}} must be a whole number >= {low}, got {value!r}")
     if high is not None and value > high:
-        raise InvalidInputError(f"{name} must be at most {high}, got {value!r}")
+        raise InvalidInputError(f"{{={name}}} must be at most {high}, got {value!r}")
     return value
 
 

@@ -85,7 +85,7 @@ class EditingMixin(WritingMixin):
         self._check_expected_version(expected_version)
         if operation == "replace_section" and expected_version is None:
             raise InvalidInputError(
-                "replace_section needs expected_version, so a change made since is never "
+                "{:replace_section} needs {=expected_version}, so a change made since is never "
                 "overwritten",
                 fix="read the note (or just that section) with {get_note} and pass its version",
             )
@@ -131,18 +131,24 @@ class EditingMixin(WritingMixin):
         if operation == "find_replace":
             if find is None:
                 raise InvalidInputError(
-                    "find_replace needs find= (the exact text to replace) and the new text "
-                    "as content"
+                    "{:find_replace} needs {=find} (the exact text to replace) and the new text "
+                    "as {=content}"
                 )
             check_int(expected_count, "expected_count", 1)
         elif find is not None:
-            raise InvalidInputError(f"find= is only for find_replace, not {operation}")
+            raise InvalidInputError(
+                f"{{=find}} is only for {{:find_replace}}, not {{:{operation}}}"
+            )
         elif expected_count != 1:
-            raise InvalidInputError(f"expected_count is only for find_replace, not {operation}")
+            raise InvalidInputError(
+                f"{{=expected_count}} is only for {{:find_replace}}, not {{:{operation}}}"
+            )
         if operation == "replace_section":
             if section is None:
                 raise InvalidInputError(
-                    "replace_section needs section= (the heading, e.g. 'Verify' or '## Verify')"
+                    "{:replace_section} needs {=section} (the heading, e.g. 'Verify' or '## Verify')"
                 )
         elif section is not None:
-            raise InvalidInputError(f"section= is only for replace_section, not {operation}")
+            raise InvalidInputError(
+                f"{{=section}} is only for {{:replace_section}}, not {{:{operation}}}"
+            )

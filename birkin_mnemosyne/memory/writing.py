@@ -86,7 +86,7 @@ class WritingMixin(MemoryBase):
         self._check_expected_version(expected_version)
         if mode == "replace" and expected_version is None:
             raise InvalidInputError(
-                "replace needs expected_version, so a change made since is never overwritten",
+                "{:replace} needs {=expected_version}, so a change made since is never overwritten",
                 fix="read the note with {get_note} and pass its version",
             )
         warnings = self._mark_warnings(body)
@@ -130,7 +130,8 @@ class WritingMixin(MemoryBase):
             isinstance(expected_version, str) and _VERSION_RE.fullmatch(expected_version)
         ):
             raise InvalidInputError(
-                f"expected_version must be a 64-hex-digit note version, got {expected_version!r}",
+                "{=expected_version} must be a 64-hex-digit note version, "
+                f"got {expected_version!r}",
                 fix="take the version from {get_note}",
             )
 
