@@ -110,7 +110,9 @@ def test_digest_text_and_json(notes, cli):
     code, out, _ = cli("--vault", notes.root, "digest", "--json")
     assert json.loads(out)["text"].startswith("# Memory digest")
     code, _, err = cli("--vault", notes.root, "digest", "--budget-tokens", "0")
-    assert code == 2 and "budget_tokens" in err
+    assert (
+        code == 2 and "--budget-tokens must be a whole number" in err
+    )  # the flag, not the parameter
 
 
 def test_path_prints_places_even_before_the_vault_exists(tmp_path, cli):
