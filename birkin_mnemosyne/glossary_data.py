@@ -12,8 +12,9 @@ on the row only by case or accents (the analyser folds them), stopwords, one-let
 forms, German compounds whose 7-letter stem is another row's word (Zertifikatskette vs
 Zertifikat). Japanese forms with okurigana (振り返り, 引き継ぎ, 戻す) are kept: the
 analyser cuts them into one-character units, which such a form never adds to a query
-in another language, but a query holding one finds the concept (``glossary._holds_form``). Lines starting with ``#`` are section comments. The rows were
-written from general IT and operations vocabulary, not from any evaluation data.
+in another language, but a query holding one finds the concept
+(``glossary._holds_form``). Lines starting with ``#`` are section comments. The rows
+were written from general IT and operations vocabulary, not from any evaluation data.
 """
 
 ROWS = """

@@ -550,12 +550,7 @@ class _Factors:
         # note's history summed: the whole-note score is left out for it.
         self.whole_weight = 0.0 if current else params.whole_weight
         self.query_terms = frozenset(plan.terms[whole] for whole, _ in plan.unit_terms)
-        # the query's glossary concepts, each as its forms' term sets: a heading holding
-        # one names the concept as surely as one holding the query's own word
-        self.concept_forms = [
-            [frozenset(plan.terms[slot] for slot in form) for form in forms]
-            for _, forms in plan.concepts
-        ]
+        self.plan = plan
         self.priors = {"journal": params.prior_journal, "index": params.prior_index}
         named = params.kind_named_boost if plan.kinds else 1.0
         for kind in plan.kinds:
@@ -630,6 +625,15 @@ def _names_state(heading: str) -> bool:
     )
 
 
+def _concept_forms(plan: QueryPlan) -> list[list[frozenset[str]]]:
+    """The query's glossary concepts, each as its forms' term sets: a heading holding one
+    names the concept as surely as one holding the query's own word."""
+    return [
+        [frozenset(plan.terms[slot] for slot in form) for form in forms]
+        for _, forms in plan.concepts
+    ]
+
+
 def pick_section(
     by_section: dict[int, float], factors: _Factors, params: RankingParams
 ) -> tuple[float, int, float]:
@@ -681,16 +685,14 @@ def pick_section(
         stamps = factors.stamps or section_stamps(factors.index)
 
         headings, query_terms = factors.index.sec_heading, factors.query_terms
-        concept_forms = factors.concept_forms
+        concept_forms = _concept_forms(factors.plan)
 
         def preference(sid: int) -> tuple:
             value = by_section[sid] * (stale_factor if stale[sid] else 1.0)
             heading = _heading_terms(headings[sid])
             named = len(heading & query_terms)
             if concept_forms and heading:
-                named += sum(
-                    1 for forms in concept_forms if any(form and form <= heading for form in forms)
-                )
+                named += sum(1 for forms in concept_forms if any(f <= heading for f in forms))
             return (not stale[sid], named, stamps.of(sid) or "", value, sid)
 
         best = max(
@@ -1080,10 +1082,9 @@ def _tiers(
             relief = 1.0 - params.translated_full_share
 
             def holds(note: RankedNote) -> bool:
-                if note.score >= floor:
-                    return True
-                share = translated_share(note.nid)
-                return share > 0.0 and note.score >= floor * (1.0 - relief * share)
+                return note.score >= floor or note.score >= floor * (
+                    1.0 - relief * translated_share(note.nid)
+                )
 
             keep = [n for n in ranked if holds(n)]
             demoted = [replace(n, full=False) for n in ranked if not holds(n)]
