@@ -40,7 +40,15 @@ from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, 
 from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
 from .progress import ProgressCallback, phase
-from .ranking import NO_WORD_NOTE, RankingParams, plan_query, rank, verdict, weigh_translations
+from .ranking import (
+    NO_WORD_NOTE,
+    RankingParams,
+    defer_to_linked,
+    plan_query,
+    rank,
+    verdict,
+    weigh_translations,
+)
 from .redact import MARK_RE, Redactor, load_secret_hashes, lookup_mark
 from .snippets import make_snippet
 from .tokenizer import name_words, query_units, tokenize
@@ -787,6 +795,14 @@ class Mnemosyne:
                         multiplier=self._multiplier(index),
                         multiplier_max=self.usage_max,
                         today=self.clock(),
+                    )
+                    ranked = defer_to_linked(
+                        index,
+                        plan,
+                        scores,
+                        self.ranking,
+                        ranked,
+                        lambda nid, sid, index=index: self._section_text(index, nid, sid),
                     )
                     signals_verdict = verdict(
                         plan, scores, ranked[0] if ranked else None, params=self.ranking

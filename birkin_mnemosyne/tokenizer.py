@@ -240,6 +240,7 @@ def _patterns() -> _Patterns:
 
 _HIRAGANA_ONLY_RE = re.compile(f"[{_HIRAGANA}]+")
 _KATAKANA_ONLY_RE = re.compile(f"[{_KATAKANA}]+")
+_HANGUL_ONLY_RE = re.compile(f"[{_HANGUL}]+")
 
 
 def is_hiragana(term: str) -> bool:
@@ -253,6 +254,12 @@ def is_katakana(term: str) -> bool:
     """Whether a term is written in katakana alone: a loanword or a run of them
     ("ポート", "サポートマクロ")."""
     return bool(term) and _KATAKANA_ONLY_RE.fullmatch(term) is not None
+
+
+def is_hangul(term: str) -> bool:
+    """Whether a term is written in Hangul alone: one Korean word with its particles
+    ("데이터베이스가"), Korean being written with spaces between words."""
+    return bool(term) and _HANGUL_ONLY_RE.fullmatch(term) is not None
 
 
 def has_cjk(text: str) -> bool:

@@ -488,8 +488,11 @@ def test_other_frontmatter_values_are_searched_with_the_tags(vault):
         # asked in another language than the note: the glossary brings it up, and its
         # rare-language forms do not outweigh the English ones (``weigh_translations``)
         ("Datenbank wiederherstellen", "runbooks/postgres-restore.md", 1),
-        # below two Korean notes that hold both words (a lesson on restore drills)
-        ("데이터베이스 복원", "runbooks/postgres-restore.md", 3),
+        # a Korean runbook holds both words in passing and links the restore runbook
+        # for them (``defer_to_linked``); a Hangul word's bigrams weigh as one word
+        ("데이터베이스 복원", "runbooks/postgres-restore.md", 1),
+        # the Redis decision names a "failover plan: [[redis-failover]]"
+        ("redis failover", "runbooks/redis-failover.md", 1),
     ],
 )
 def test_demo_vault_answers_its_obvious_questions(tmp_path, query, expected, within):

@@ -606,3 +606,74 @@ def test_the_kind_boost_keeps_the_multiplier_bound():
     assert params.max_multiplier_ratio(names_kind=True) == pytest.approx(
         params.max_multiplier_ratio() * params.kind_named_boost
     )
+
+
+def test_a_hangul_words_bigrams_share_its_weight(vault):
+    # Korean writes spaces between words: "데이터베이스" is one word of five bigrams,
+    # "복원" one of one, and the longer word must not count five times.
+    vault.write(
+        "notes/broken.md",
+        "# 주의\n\nWAL을 지우면 데이터베이스가 깨진다. 지우기 전에 확인한다.\n",
+    )
+    vault.write("notes/drill.md", "# 복원 훈련\n\n매달 스테이징에서 해 본다.\n")
+    for i in range(6):
+        vault.write(f"notes/n{i}.md", f"# 메모 {i}\n\n커피와 프린터, 항목 {i}.\n")
+    engine = Mnemosyne(vault.root)
+    weights = _plan_weights(engine, "데이터베이스 복원")
+    bigrams = ["데이", "이터", "터베", "베이", "이스"]
+    assert sum(weights[b] for b in bigrams) == pytest.approx(1.0)
+    assert weights["복원"] == 1.0
+    # one word in a title outweighs one in a body, however many bigrams that one has
+    hits = engine.search("데이터베이스 복원", limit=2)
+    assert [h["path"] for h in hits] == ["notes/drill.md", "notes/broken.md"]
+
+
+def _pointer_vault(
+    vault, *, link: bool, title="Getting the database back", restore=True, name="restore-the-db"
+):
+    pointer = f"see [[{name}]]" if link else "see the other runbook"
+    vault.write(
+        "runbooks/disk-full.md",
+        f"# Disk full\n\n## Never delete\n\nThe database dumps in /var/backups: restore "
+        f"steps, {pointer}. Database restore drills read them.\n",
+    )
+    filler = " ".join(f"step{i}" for i in range(80))
+    last = "Then the database restore is done." if restore else "Then the database is back."
+    vault.write(f"runbooks/{name}.md", f"# {title}\n\nStop the writers first. {filler}. {last}\n")
+    for i in range(6):
+        vault.write(f"notes/n{i}.md", f"# Note {i}\n\ncoffee and printers, item {i}\n")
+    return Mnemosyne(vault.root)
+
+
+def test_a_hit_that_points_elsewhere_for_the_query_words_yields_to_that_note(vault):
+    # The words around a link describe its target: the note that names them in passing
+    # and links a note about them (its title holds more of the query) is not the answer.
+    engine = _pointer_vault(vault, link=True)
+    paths = [h["path"] for h in engine.search("database restore", limit=3)]
+    assert paths[:2] == ["runbooks/restore-the-db.md", "runbooks/disk-full.md"]
+
+
+def test_without_the_link_the_stronger_match_keeps_its_place(vault):
+    engine = _pointer_vault(vault, link=False)
+    paths = [h["path"] for h in engine.search("database restore", limit=3)]
+    assert paths[:2] == ["runbooks/disk-full.md", "runbooks/restore-the-db.md"]
+
+
+def test_a_linked_note_not_about_the_query_or_missing_a_word_does_not_move_up(tmp_path):
+    from conftest import VaultFactory
+
+    # its title holds no more of the query than the linking note's: a citation, and
+    # the link changes nothing
+    orders = []
+    for name, link in (("a", True), ("a0", False)):
+        folder = VaultFactory(tmp_path / name)
+        engine = _pointer_vault(folder, link=link, title="Getting it back", name="pg-steps")
+        orders.append([h["path"] for h in engine.search("database restore", limit=3)])
+    assert orders[0] == orders[1] and orders[0][:2] == [
+        "runbooks/disk-full.md",
+        "runbooks/pg-steps.md",
+    ]
+    # it does not hold "restore" at all
+    engine = _pointer_vault(VaultFactory(tmp_path / "b"), link=True, restore=False)
+    paths = [h["path"] for h in engine.search("database restore", limit=3)]
+    assert paths[0] == "runbooks/disk-full.md"
