@@ -380,6 +380,12 @@ cost | costs | Kosten | coste | costes | costo | costos | coût | coûts | 비�
 budget | budgets | presupuesto | presupuestos | 예산 | 予算 | 预算 | 預算
 price | prices | pricing | Preis | Preise | precio | precios | prix | tarif | tarifa | 가격 | 요금 | 価格 | 料金 | 价格 | 價格
 vendor | vendors | supplier | suppliers | Anbieter | Lieferant | proveedor | proveedores | fournisseur | fournisseurs | 벤더 | 공급업체 | 업체 | ベンダー | 業者 | 供应商 | 厂商 | 供應商
+payment | payments | Zahlung | Zahlungen | Bezahlung | pago | pagos | paiement | paiements | 결제 | 지불 | 支払い | 決済 | 支付 | 付款
+deposit | deposits | down payment | Anzahlung | Anzahlungen | depósito | depósitos | acompte | acomptes | 보증금 | 예약금 | 선금 | デポジット | 前金 | 手付金 | 定金 | 订金 | 押金
+refund | refunds | Rückerstattung | Erstattung | reembolso | reembolsos | remboursement | 환불 | 返金 | 払い戻し | 退款
+subscription | subscriptions | Abonnement | Abonnements | suscripción | suscripciones | 구독 | サブスクリプション | 订阅 | 訂閱
+discount | discounts | Rabatt | Rabatte | descuento | descuentos | remise | 할인 | 割引 | 折扣
+receipt | receipts | Quittung | Beleg | recibo | recibos | reçu | 영수증 | 領収書 | レシート | 收据 | 收據
 contract | contracts | Vertrag | Verträge | contrato | contratos | contrat | contrats | 계약 | 계약서 | 契約 | 契約書 | 合同 | 合約
 
 # ---------------------------------------------------------------- products with transliterations
