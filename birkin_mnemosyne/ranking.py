@@ -1463,19 +1463,14 @@ def defer_to_linked(
         name, stem = _link_names(link)
         return by_name.get(name) or by_name.get(stem)
 
-    def linked_hit(note: RankedNote, order: list[RankedNote]) -> RankedNote | None:
+    def linked_hit(note: RankedNote, place: dict[int, int]) -> RankedNote | None:
         # Cheap first: the note's links (from the index) must name a hit ranked below
-        # it, of a kind ranked as high, before its section is read.
-        at = order.index(note)
+        # it and more about the query before its section is read.
+        at = place[note.nid]
         candidates = set()
         for link in notes[note.nid].get("links") or ():
             hit = target_of(link)
-            if (
-                hit is not None
-                and hit is not note
-                and order.index(hit) > at
-                and about(hit.nid) > about(note.nid)
-            ):
+            if hit is not None and place[hit.nid] > at and about(hit.nid) > about(note.nid):
                 candidates.add(hit.nid)
         if not candidates:
             return None
@@ -1497,9 +1492,11 @@ def defer_to_linked(
         return None
 
     order = list(ranked)
+    place = {note.nid: i for i, note in enumerate(order)}
     for note in ranked:
-        hit = linked_hit(note, order)
+        hit = linked_hit(note, place)
         if hit is not None:
-            order.remove(hit)
-            order.insert(order.index(note), hit)
+            order.pop(place[hit.nid])
+            order.insert(place[note.nid], hit)
+            place = {n.nid: i for i, n in enumerate(order)}
     return order
