@@ -10,7 +10,8 @@ forms whose analysed terms coincide, such as English "month"/"monthly", which sh
 stem "month" and therefore share a row). Left out: forms that differ from another form
 on the row only by case or accents (the analyser folds them), stopwords, one-letter
 forms, German compounds whose 7-letter stem is another row's word (Zertifikatskette vs
-Zertifikat). Japanese forms with okurigana (振り返り, 引き継ぎ, 戻す) are kept: the
+Zertifikat), forms the analyser reads as a month's name (French "en marche" is the
+English "March": it would score every note dated in March). Japanese forms with okurigana (振り返り, 引き継ぎ, 戻す) are kept: the
 analyser cuts them into one-character units, which such a form never adds to a query
 in another language, but a query holding one finds the concept
 (``glossary._holds_form``). Lines starting with ``#`` are section comments. The rows
@@ -485,7 +486,7 @@ broken | defective | faulty | kaputt | defekt | roto | averiado | defectuoso | c
 corrupted | corrupt | corruption | beschädigt | korrupt | dañado | corrupto | corrompido | corrompu | 손상 | 깨짐 | 破損 | 损坏 | 损毁 | 損壞
 down | offline | unreachable | unavailable | nicht erreichbar | unerreichbar | nicht verfügbar | caído | inaccesible | no disponible | fuera de línea | hors ligne | injoignable | inaccessible | indisponible | 다운 | 오프라인 | 접속 불가 | 사용 불가 | ダウン | オフライン | 到達不能 | 利用不可 | 宕机 | 离线 | 不可用 | 无法访问 | 離線
 online | en línea | en ligne | 온라인 | オンライン | 在线 | 線上
-running | läuft | in Betrieb | en ejecución | funcionando | en marche | en fonctionnement | 실행중 | 가동중 | 稼働中 | 実行中 | 运行中 | 運行中
+running | läuft | in Betrieb | en ejecución | funcionando | en fonctionnement | 실행중 | 가동중 | 稼働中 | 実行中 | 运行中 | 運行中
 stuck | hung | hang | hanging | frozen | freeze | hängt | hängen geblieben | eingefroren | colgado | congelado | figé | 멈춤 | 먹통 | 프리즈 | ハング | フリーズ | 卡住 | 卡死 | 挂起 | 無回應
 healthy | normal | gesund | saludable | sain | 정상 | 正常
 abnormal | anomaly | anomalies | anomalous | Anomalie | anomalía | 비정상 | 異常 | 异常

@@ -135,6 +135,14 @@ def test_builtin_glossary_is_consistent():
         or _bucket_of(form.text) != form.key[0][0]
     ]
     assert not wrong
+    # A form analysed to a month's name would score every note dated in that month:
+    # French "en marche" (running) is the English "March" to the analyser.
+    from birkin_mnemosyne.ranking import MONTH_WORDS
+
+    months = [
+        form for row in rows for form in row if any(u[0] in MONTH_WORDS for u in _units_of(form))
+    ]
+    assert not months
 
 
 def test_forms_of_other_scripts_and_phrases_are_keyed_like_query_words():
