@@ -35,7 +35,13 @@ from .errors import (
     MnemosyneError,
     VaultNotFoundError,
 )
-from .freshness import BACKGROUND_MIN, BackgroundPass, check_interval
+from .freshness import (
+    BACKGROUND_MIN,
+    BackgroundPass,
+    check_interval,
+    read_pass_record,
+    write_pass_record,
+)
 from .glossary import VAULT_GLOSSARY, Glossary, builtin_glossary, builtin_rows, parse_rows
 from .index import BM25FParams, Index, IndexCorruptError
 from .index_store import INDEX_FILE, INDEX_FORMAT, IndexStore
@@ -76,6 +82,9 @@ BUILD_LOCK_MIN = 1000
 # A background stat pass that finds more changed notes than this is followed by a
 # full refresh (one stat pass and parse, with the build lock) instead.
 PASS_CHANGES_MAX = 1000
+# A full stat pass that took at least this long (seconds) is recorded for other
+# processes to adopt (``freshness.PASS_RECORD``); a cheaper one is not worth a write.
+SHARE_MIN = BACKGROUND_MIN
 SEMANTIC_ENV = "MNEMOSYNE_SEMANTIC"
 _TRUE = ("1", "true", "yes", "on")
 # Lexical candidates handed to rank fusion (the hits are cut to `limit` after fusion).
@@ -472,6 +481,8 @@ class Mnemosyne:
         finally:
             if builder is not None:
                 builder.release()
+        if scope is None:
+            self._share_pass()
         return {
             "added": len(added),
             "changed": len(changed),
@@ -609,7 +620,8 @@ class Mnemosyne:
         the notes whose stat changed are read). See ``freshness``.
         """
         if self._index is None or self._last_scan is None:
-            self.refresh()
+            if not self._adopt_recent_pass():
+                self.refresh()
             return
         self._follow(self._index)
         scan = self._scan
@@ -625,6 +637,41 @@ class Mnemosyne:
             self.refresh()  # cheap (or asked for on every search): inline, as it was
         elif self._scan is None:
             self._scan = BackgroundPass(self.vault, self._index.note_stats(), clock=self.clock)
+
+    def _adopt_recent_pass(self) -> bool:
+        """Take another process's recent pass as this engine's first (``freshness``):
+        when it began within the check interval, its findings are in the index."""
+        if self.refresh_interval <= 0:
+            return False
+        record = read_pass_record(cache_dir(self.vault))
+        if record is None:
+            return False
+        seconds, cpu = float(record["seconds"]), record["cpu"]
+        cpu = None if cpu is None else float(cpu)
+        age = self.clock() - float(record["checked_at"])
+        if not 0.0 <= age < check_interval(self.refresh_interval, seconds, cpu):
+            return False
+        index = self._follow(self._load())
+        if self._store.needs_base or not self.cache_path.exists() or not index.live_notes:
+            return False  # no index on disk to vouch for (a first build, a new format)
+        self._last_scan, self._checked_at = time.monotonic() - age, float(record["checked_at"])
+        self._scan_cost, self._scan_cpu = seconds, cpu
+        self._folder_problems = list(record["problems"])
+        return True
+
+    def _share_pass(self) -> None:
+        """After a dear pass whose findings are indexed and saved: record it for others."""
+        cost = self._scan_cost
+        if cost is None or cost < SHARE_MIN or self._checked_at is None:
+            return
+        write_pass_record(
+            cache_dir(self.vault),
+            self._checked_at,
+            cost,
+            self._scan_cpu,
+            self._folder_problems,
+            root=self.vault,
+        )
 
     def _check_interval(self) -> float:
         return check_interval(self.refresh_interval, self._scan_cost, self._scan_cpu)
@@ -643,8 +690,10 @@ class Mnemosyne:
         self._clean_temp_files(scan.temp_files)
         if len(scan.changed) > PASS_CHANGES_MAX:
             self.refresh()  # a big change: one full pass, with the build lock
-        elif scan.changed:
+            return
+        if scan.changed:
             self.refresh(paths=scan.changed)
+        self._share_pass()
 
     @property
     def index(self) -> Index:

@@ -128,3 +128,67 @@ def test_freshness_reports_the_interval_and_the_staleness_window(vault):
     assert status["staleness_window_s"] == round(check_interval(2.0, cost, cpu) + cost, 3)
     assert status["checking"] is False and status["checked_at"] is not None
     assert engine.search_response("restore")["index"]["staleness_window_s"] >= 2.0
+
+
+def _counting_passes(monkeypatch):
+    import birkin_mnemosyne.engine as engine_module
+
+    calls = []
+    real = engine_module.discover_stats
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(engine_module, "discover_stats", counting)
+    monkeypatch.setattr(engine_module, "SHARE_MIN", 0.0)  # every pass is worth sharing
+    return calls
+
+
+def test_a_process_opening_the_vault_adopts_another_ones_recent_pass(vault, monkeypatch):
+    for i in range(3):
+        vault.write(f"n{i}.md", f"# note {i}\n\nshared words {i}\n")
+    calls = _counting_passes(monkeypatch)
+    first = Mnemosyne(vault.root, clock=lambda: 1_000_000.0)
+    first.refresh()
+    assert (vault.root / ".mnemosyne" / "cache" / freshness_module.PASS_RECORD).exists()
+    assert len(calls) == 1
+    # Another process a second later: its first search states no file.
+    later = Mnemosyne(vault.root, clock=lambda: 1_000_001.0)
+    assert [h["path"] for h in later.search("words", limit=5)]
+    assert len(calls) == 1
+    report = later.freshness()
+    assert report["fresh"] and report["checked_at"] == first.freshness()["checked_at"]
+    # What that trades: an outside edit within the window is not seen yet ...
+    vault.write("n0.md", "# note 0\n\nshared words 0 and zanzibar\n")
+    assert later.search("zanzibar") == []
+    # ... and a process opening after the interval passes for itself and sees it.
+    after = Mnemosyne(vault.root, clock=lambda: 1_000_010.0)
+    assert [h["path"] for h in after.search("zanzibar")] == ["n0.md"]
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize("case", ["every search", "malformed", "clock behind", "no index"])
+def test_a_recorded_pass_is_not_adopted_when_it_cannot_vouch(vault, monkeypatch, case):
+    vault.write("a.md", "# a\n\nwords\n")
+    calls = _counting_passes(monkeypatch)
+    Mnemosyne(vault.root, clock=lambda: 1_000_000.0).refresh()
+    record = vault.root / ".mnemosyne" / "cache" / freshness_module.PASS_RECORD
+    options: dict = {"clock": lambda: 1_000_001.0}
+    if case == "every search":
+        options["refresh_interval"] = 0
+    elif case == "malformed":
+        record.write_text('{"format": 1, "checked_at": "soon"}', encoding="utf-8")
+    elif case == "clock behind":
+        options["clock"] = lambda: 999_000.0
+    else:
+        for path in record.parent.glob("search-index.*"):
+            path.unlink()
+    Mnemosyne(vault.root, **options).search("words")
+    assert len(calls) == 2
+
+
+def test_a_cheap_pass_is_not_recorded(vault):
+    vault.write("a.md", "# a\n\nwords\n")
+    Mnemosyne(vault.root).refresh()  # a few files: well under SHARE_MIN
+    assert not (vault.root / ".mnemosyne" / "cache" / freshness_module.PASS_RECORD).exists()
