@@ -108,6 +108,21 @@ def test_peers_runner_smoke(dataset, tmp_path, capsys):
     assert "| ours |" in capsys.readouterr().out
 
 
+def test_peers_runner_scale_test_copies_documents_and_scores_each_once(dataset, tmp_path):
+    run = load_script("peers_run", PEERS / "run.py", PUBLIC)
+    out = tmp_path / "out.json"
+    argv = ["--data", str(dataset), "--engines", "ours", "--json", str(out)]
+    argv += ["--copies", "3", "--limit", "2", "--workdir", str(tmp_path / "w")]
+    assert run.main([*argv, "--no-install"]) == 0
+    result = json.loads(out.read_text(encoding="utf-8"))["datasets"][0]
+    assert result["documents"] == 9 and result["limit"] == 2
+    assert len(list((tmp_path / "w" / "tiny" / "ours" / "vault").glob("*.md"))) == 9
+    # three copies of the one document q2 judges: found once, at rank 1
+    assert result["rows"][0]["mrr@10"] == 1.0
+    with pytest.raises(SystemExit):
+        run.main(["--data", str(dataset), "--copies", "0"])
+
+
 def test_peers_runner_refuses_unknown_engines(dataset):
     run = load_script("peers_run", PEERS / "run.py", PUBLIC)
     with pytest.raises(SystemExit):

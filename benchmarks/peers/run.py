@@ -3,7 +3,11 @@ and the published birkin-mnemosyne 0.7.2, in one run.
 
     python benchmarks/peers/run.py --data /work/shared/datasets/scifact \\
         [--engines ours,bm25s,tantivy,mnemosyne-0.7.2] [--peer-venv /tmp/peer-venv]
-        [--no-install] [--workdir DIR] [--json out.json]
+        [--no-install] [--workdir DIR] [--json out.json] [--copies N] [--limit N]
+
+``--copies 10`` writes every document ten times under unique names (SciFact: 51,830
+notes), the scale test of issue #16; a document found in several copies counts once
+for quality, where it first ranks. ``--limit 10`` asks for ten hits, as an agent does.
 
 The dataset is written as a vault (``public/beir.py``: one note per document), one copy
 per engine (engines that keep an index inside the vault must not see each other's).
@@ -119,26 +123,56 @@ def run_engine(
     return json.loads(out.read_text(encoding="utf-8"))
 
 
-def bench(data: Path, engines: list[str], workdir: Path, venv: Path, install: bool) -> dict:
+def copied(corpus: dict, copies: int) -> dict:
+    """The corpus ``copies`` times over, each copy's ids prefixed ``c<k>-`` (a scale
+    test: ``--copies 10`` makes SciFact's 5,183 documents 51,830)."""
+    if copies <= 1:
+        return corpus
+    return {f"c{k}-{doc_id}": doc for k in range(copies) for doc_id, doc in corpus.items()}
+
+
+def original_id(doc_id: str, copies: int) -> str:
+    return doc_id.split("-", 1)[1] if copies > 1 else doc_id
+
+
+def bench(
+    data: Path,
+    engines: list[str],
+    workdir: Path,
+    venv: Path,
+    install: bool,
+    copies: int = 1,
+    limit: int | None = None,
+) -> dict:
     corpus, queries, qrels = load_beir(data)
+    documents = copied(corpus, copies)
     queries_file = workdir / "queries.json"
     queries_file.write_text(json.dumps(queries, ensure_ascii=False), encoding="utf-8")
+    options = ("--limit", str(limit)) if limit else ()
     rows = []
     for name in engines:
         vault = workdir / name / "vault"
         if vault.exists():
             shutil.rmtree(vault)
-        paths = write_vault(corpus, vault)
-        result = run_engine(name, vault, queries_file, venv, install)
+        paths = write_vault(documents, vault)
+        result = run_engine(name, vault, queries_file, venv, install, options)
         if "skipped" not in result:
+            # a document found in several copies counts once, where it first ranks
             run = {
-                q: [paths[p] for p in ranked if p in paths] for q, ranked in result["run"].items()
+                q: list(dict.fromkeys(original_id(paths[p], copies) for p in ranked if p in paths))
+                for q, ranked in result["run"].items()
             }
             result.update(score_run(run, qrels))
             del result["run"]
         rows.append(result)
     add_speed_ratios(rows)
-    return {"dataset": data.name, "documents": len(corpus), "queries": len(queries), "rows": rows}
+    return {
+        "dataset": data.name + (f" x{copies}" if copies > 1 else ""),
+        "documents": len(documents),
+        "queries": len(queries),
+        "limit": limit or 100,
+        "rows": rows,
+    }
 
 
 def add_speed_ratios(rows: list[dict]) -> None:
@@ -174,7 +208,8 @@ def speed_cells(r: dict) -> str:
 
 def _table(result: dict) -> list[str]:
     lines = [
-        f"{result['dataset']}: {result['documents']:,} documents, {result['queries']:,} queries",
+        f"{result['dataset']}: {result['documents']:,} documents, {result['queries']:,} "
+        f"queries, limit {result.get('limit', 100)}",
         "",
         f"| engine | nDCG@10 | MRR@10 | recall@100 | {SPEED_HEADER} |",
         "|" + "---|" * 8,
@@ -208,7 +243,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workdir", help="where the vaults are written (default: a temp folder)")
     parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+    parser.add_argument(
+        "--copies",
+        type=int,
+        default=1,
+        help="a scale test: every document this many times, under unique names (default 1)",
+    )
+    parser.add_argument(
+        "--limit", type=int, help="hits asked for per query (default 100; issue #16 uses 10)"
+    )
     args = parser.parse_args(argv)
+    if args.copies < 1 or (args.limit is not None and args.limit < 1):
+        parser.error("--copies and --limit are whole numbers of at least 1")
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     unknown = sorted(set(engines) - set(ENGINES))
     if unknown:
@@ -220,7 +266,15 @@ def main(argv: list[str] | None = None) -> int:
             workdir = Path(args.workdir or tmp) / Path(data).name
             workdir.mkdir(parents=True, exist_ok=True)
             datasets.append(
-                bench(Path(data), engines, workdir, Path(args.peer_venv), not args.no_install)
+                bench(
+                    Path(data),
+                    engines,
+                    workdir,
+                    Path(args.peer_venv),
+                    not args.no_install,
+                    args.copies,
+                    args.limit,
+                )
             )
     results["datasets"] = datasets
     for result in datasets:
