@@ -244,7 +244,7 @@ class TermScores:
     # per note of ``note_best``: the term's BM25F score in the note read as one document
     # (its sections' term counts summed, normalised by the note's length)
     whole: array = field(default_factory=lambda: array("d"))
-    _bounds: tuple[tuple[float, float], SortedMap] | None = None
+    _bounds: tuple[tuple[float, float], SortedMap, float] | None = None
 
     def note_bounds(self, second_weight: float, whole_weight: float = 0.0) -> SortedMap:
         """note id -> best + second_weight x second-best section score + whole_weight x
@@ -267,8 +267,13 @@ class TermScores:
                         map(operator.mul, itertools.repeat(whole_weight), self.whole),
                     ),
                 )
-            self._bounds = (key, SortedMap(self.note_best.keys(), bounds))
+            self._bounds = (key, SortedMap(self.note_best.keys(), bounds), max(bounds, default=0.0))
         return self._bounds[1]
+
+    def bound_max(self, second_weight: float, whole_weight: float = 0.0) -> float:
+        """The largest of ``note_bounds`` (cached with them)."""
+        self.note_bounds(second_weight, whole_weight)
+        return self._bounds[2]
 
     def whole_of(self, nid: int) -> float:
         """The whole-note score of note ``nid`` (0.0 when the note lacks the term)."""

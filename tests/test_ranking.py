@@ -88,6 +88,51 @@ def test_rank_equals_the_reference_ranking_on_random_queries(vault):
             ), (query, k)
 
 
+def test_maxscore_leaves_weak_terms_out_and_ranks_as_the_reference(vault, monkeypatch):
+    # Long queries of one rare and several common words, on a vault where the rare words
+    # decide: MaxScore leaves the common words out of the summed bounds (forced on this
+    # small vault), and every result is still the reference's, bit for bit.
+    import birkin_mnemosyne.ranking as ranking_module
+
+    vocabulary = [f"v{i}" for i in range(300)]
+    rng = random.Random(31)
+    zipf = [1 / (i + 1) for i in range(len(vocabulary))]
+    for n in range(300):
+        sections = [
+            f"## Part {s}\n\n"
+            + " ".join(rng.choices(vocabulary, weights=zipf, k=rng.randint(4, 16)))
+            for s in range(rng.randint(1, 3))
+        ]
+        vault.write(f"z{n % 4}/n{n}.md", f"# note {n}\n\n" + "\n\n".join(sections) + "\n")
+    engine = Mnemosyne(vault.root)
+    index = engine.index
+    monkeypatch.setattr(ranking_module, "_MAXSCORE_MIN_POSTINGS", 0)
+    spills = []  # what each ranking left out of its bounds (``_tiers``' ``outside``)
+    real_tiers = ranking_module._tiers
+    monkeypatch.setattr(
+        ranking_module, "_tiers", lambda *args: spills.append(args[-1]) or real_tiers(*args)
+    )
+    rng = random.Random(29)
+    spilled = 0
+    for round_ in range(60):
+        # v0.. common, v100.. rare
+        query = " ".join(
+            [rng.choice(vocabulary[60:200]), *rng.sample(vocabulary[:10], rng.randint(2, 6))]
+        )
+        plan = plan_query(query_units(query), index, params=engine.ranking)
+        scores = [index.term_scores(t, engine.bm25) for t in plan.terms]
+        kwargs = dict(params=engine.ranking, today=1_790_000_000.0)
+        if round_ % 4 == 1:
+            kwargs["allowed"] = lambda nid: nid % 3 != 0
+        for k in (1, 3, 8):
+            got = rank(index, plan, scores, limit=k, **kwargs)
+            spilled += spills[-1] > 0
+            assert _as_tuples(got) == _as_tuples(
+                _rank_reference(index, plan, scores, limit=k, **kwargs)
+            ), (query, k)
+    assert spilled >= 30  # the path under test ran: terms were left out
+
+
 def test_full_matches_come_first_and_scores_descend_within_tiers(vault):
     _random_vault(vault, seed=3)
     engine = Mnemosyne(vault.root)
