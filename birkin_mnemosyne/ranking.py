@@ -42,6 +42,7 @@ import bisect
 import datetime as _dt
 import functools
 import heapq
+import itertools
 import math
 import operator
 import re
@@ -754,13 +755,17 @@ def _ranked_note(
 _FIRST_BOUNDS = 64
 
 
-def _by_bound(pool: dict[int, float], orders: dict):
-    """``pool``'s (note, bound) pairs, highest bound first, in ``sorted``'s order.
+def _by_bound(pool: dict[int, float], orders: dict, floor: Callable[[], float | None]):
+    """``pool``'s (note, bound) pairs, highest bound first, in ``sorted``'s order, as
+    far as the caller may need them.
 
     The top-k loop mostly stops within the first few dozen: those come from
-    ``heapq.nlargest`` (same order as ``sorted``), the rest are sorted only when asked
-    for. ``_tiers`` may walk the same pool twice (its lead, then its top k): the order
-    is remembered in ``orders``.
+    ``heapq.nlargest`` (same order as ``sorted``). Past them, ``floor()`` is a bound at
+    or under which the loop stops anyway (None: no such bound yet): only the pairs
+    above it are sorted (a long query over a large vault has tens of thousands of
+    candidates, and sorting them all cost more than the scoring). ``_tiers`` may walk
+    the same pool twice (its lead, then its top k): a whole order is remembered in
+    ``orders``.
     """
     key = (id(pool), len(pool))
     order = orders.get(key)
@@ -773,8 +778,18 @@ def _by_bound(pool: dict[int, float], orders: dict):
         return
     first = heapq.nlargest(_FIRST_BOUNDS, pool.items(), key=operator.itemgetter(1))
     yield from first
-    order = orders[key] = sorted(pool.items(), key=operator.itemgetter(1), reverse=True)
-    yield from order[_FIRST_BOUNDS:]
+    cut = floor()
+    if cut is None:
+        order = orders[key] = sorted(pool.items(), key=operator.itemgetter(1), reverse=True)
+        yield from order[_FIRST_BOUNDS:]
+        return
+    # Those above the cut, in the order a whole sort gives them (a stable sort of a
+    # subsequence keeps its order), less the first ones already given.
+    given = {nid for nid, _ in first}
+    above = itertools.compress(pool.items(), map(cut.__lt__, pool.values()))
+    for item in sorted(above, key=operator.itemgetter(1), reverse=True):
+        if item[0] not in given:
+            yield item
 
 
 # A note is skipped on its own factor bound only when even ``bound x factor x slack``
@@ -995,7 +1010,15 @@ def rank(
         if not pool or k <= 0:
             return []
         found: list[tuple[float, int]] = []
-        for nid, ub in _by_bound(pool, orders):
+
+        def floor() -> float | None:
+            # the loop below stops at a bound b with (b + spill) * bound_factor <= kth;
+            # a little under kth / bound_factor - spill keeps every note it would visit
+            if len(found) < k:
+                return None
+            return (found[0][0] / bound_factor - spill) * (1.0 - 1e-9) - 1e-12
+
+        for nid, ub in _by_bound(pool, orders, floor):
             if len(found) >= k:
                 kth = found[0][0]
                 if (ub + spill) * bound_factor <= kth:

@@ -58,10 +58,16 @@ def _as_tuples(ranked):
     ]
 
 
-def test_rank_equals_the_reference_ranking_on_random_queries(vault):
+@pytest.mark.parametrize("first_bounds", [64, 2])
+def test_rank_equals_the_reference_ranking_on_random_queries(vault, monkeypatch, first_bounds):
     # ``rank`` skips notes on their own factor bound and scores without the hit's
     # details; whatever it skips, the hits must be exactly the reference's: same notes,
-    # order, scores (bit for bit), tiers, sections.
+    # order, scores (bit for bit), tiers, sections. With ``_FIRST_BOUNDS`` at 2 the
+    # walk goes past the first bounds in most rankings: only those above the k-th
+    # score's bound are sorted then (``_by_bound``).
+    import birkin_mnemosyne.ranking as ranking_module
+
+    monkeypatch.setattr(ranking_module, "_FIRST_BOUNDS", first_bounds)
     _random_vault(vault, seed=23, notes=120)
     for n in range(0, 120, 9):  # superseded notes: stale factor, and "current" queries
         vault.write(
