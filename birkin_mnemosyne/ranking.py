@@ -517,14 +517,40 @@ def _translated_share(plan: QueryPlan, scores: list[TermScores]) -> Callable[[in
 def _full_matches(
     index: Index, plan: QueryPlan, scores: list[TermScores], params: RankingParams
 ) -> set:
-    """The notes covering every required unit (the first tier's candidates)."""
-    full: set | None = None
-    for unit in plan.required:
-        covering = _covering_notes(plan, unit, scores, params.part_coverage)
-        full = covering if full is None else (full & covering)
+    """The notes covering every required unit (the first tier's candidates).
+
+    The set is built for the unit held by the fewest notes only; the others test its
+    members one by one (a look-up each), which is far cheaper than building the set of
+    a common word's tens of thousands of notes to intersect it."""
+    if not plan.required:
+        return set()
+    need = params.part_coverage
+
+    def size(unit: int) -> int:
+        whole, parts = plan.unit_terms[unit]
+        return (
+            len(scores[whole].note_best)
+            + sum(len(scores[p].note_best) for p in parts)
+            + sum(len(scores[form[0]].note_best) for form in plan.alternatives.get(unit, ()))
+        )
+
+    units = sorted(plan.required, key=size)
+    full = _covering_notes(plan, units[0], scores, need)
+    for unit in units[1:]:
         if not full:
             break
-    full = full or set()
+        whole, parts = plan.unit_terms[unit]
+        held = scores[whole].note_best
+        part_maps = [scores[p].note_best for p in parts]
+        least = need * len(parts)
+        forms = [[scores[t].note_best for t in form] for form in plan.alternatives.get(unit, ())]
+        full = {
+            nid
+            for nid in full
+            if nid in held
+            or (part_maps and sum(1 for m in part_maps if nid in m) >= least)
+            or any(all(nid in m for m in form) for form in forms)
+        }
     if plan.current and full:
         # "What is the current X": a superseded note does not hold the first tier.
         full = {nid for nid in full if not index.notes[nid].get("stale")}

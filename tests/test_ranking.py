@@ -139,6 +139,30 @@ def test_maxscore_leaves_weak_terms_out_and_ranks_as_the_reference(vault, monkey
     assert spilled >= 30  # the path under test ran: terms were left out
 
 
+def test_full_matches_are_the_notes_covering_every_unit(vault):
+    # ``_full_matches`` builds one covering set and tests the rest member by member:
+    # the same notes as intersecting every unit's covering set.
+    from birkin_mnemosyne.ranking import _covering_notes, _full_matches
+
+    _random_vault(vault, seed=41, notes=120)
+    vault.write("k/a.md", "# 데이터베이스 복원\n\nw1-w2 데이터베이스가 w3 복원 절차\n")
+    vault.write("k/b.md", "# 데이터\n\nw1 w2 데이터 베이스 w3\n")
+    engine = Mnemosyne(vault.root)
+    index, params = engine.index, engine.ranking
+    rng = random.Random(43)
+    pool = [*WORDS, "w1-w2", "데이터베이스", "복원", "w3_w4"]
+    for _ in range(80):
+        query = " ".join(rng.sample(pool, rng.randint(1, 5)))
+        units = engine.query_units(query, index)[0]
+        plan = plan_query(units, index, translations=engine._translations(units, index))
+        scores = [index.term_scores(t, engine.bm25) for t in plan.terms]
+        expected = None
+        for unit in plan.required:
+            covering = _covering_notes(plan, unit, scores, params.part_coverage)
+            expected = covering if expected is None else expected & covering
+        assert _full_matches(index, plan, scores, params) == (expected or set()), query
+
+
 def test_full_matches_come_first_and_scores_descend_within_tiers(vault):
     _random_vault(vault, seed=3)
     engine = Mnemosyne(vault.root)
