@@ -991,7 +991,7 @@ def rank(
     # to score it. Not when the full-match tier fills the page: the partial matches'
     # bounds then only gate the demotion check, and the floor's exact scores would be
     # wasted.
-    spill, left_out = 0.0, []
+    spill, left_out, floor = 0.0, [], 0.0
     if (
         len(full) < limit
         and len(term_bounds) > 1
@@ -1027,6 +1027,17 @@ def rank(
         for nid in full:
             if nid not in bounds:
                 bounds[nid] = 0.0  # holds only left-out terms: at most ``spill``
+    if floor > 0.0 and len(bounds) > 4 * _FIRST_BOUNDS:
+        # A partial match whose bound cannot reach the floor is never visited: the
+        # ``limit`` notes that set it come first in bound order and stop the walk
+        # before it. Dropped before the pool is ordered (a hair under the line: a
+        # note kept in doubt only costs its place in the order). Full matches stay.
+        line = (floor / (bound_factor * _BOUND_SLACK) - spill) * (1.0 - 1e-9) - 1e-12
+        every = bounds
+        bounds = dict(itertools.compress(every.items(), map(line.__le__, every.values())))
+        for nid in full:
+            if nid not in bounds and nid in every:
+                bounds[nid] = every[nid]
 
     factor_bound = factors.bound
 

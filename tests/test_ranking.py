@@ -94,7 +94,10 @@ def test_rank_equals_the_reference_ranking_on_random_queries(vault, monkeypatch,
             ), (query, k)
 
 
-def test_maxscore_leaves_weak_terms_out_and_ranks_as_the_reference(vault, monkeypatch):
+@pytest.mark.parametrize("first_bounds", [64, 2])
+def test_maxscore_leaves_weak_terms_out_and_ranks_as_the_reference(
+    vault, monkeypatch, first_bounds
+):
     # Long queries of one rare and several common words, on a vault where the rare words
     # decide: MaxScore leaves the common words out of the summed bounds (forced on this
     # small vault), and every result is still the reference's, bit for bit.
@@ -113,6 +116,8 @@ def test_maxscore_leaves_weak_terms_out_and_ranks_as_the_reference(vault, monkey
     engine = Mnemosyne(vault.root)
     index = engine.index
     monkeypatch.setattr(ranking_module, "_MAXSCORE_MIN_POSTINGS", 0)
+    # at 2, pools past 8 candidates are cut at the floor before they are ordered
+    monkeypatch.setattr(ranking_module, "_FIRST_BOUNDS", first_bounds)
     spills = []  # what each ranking left out of its bounds (``_tiers``' ``outside``)
     real_tiers = ranking_module._tiers
     monkeypatch.setattr(
