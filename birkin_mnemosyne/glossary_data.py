@@ -11,7 +11,8 @@ stem "month" and therefore share a row). Left out: forms that differ from anothe
 on the row only by case or accents (the analyser folds them), stopwords, one-letter
 forms, German compounds whose 7-letter stem is another row's word (Zertifikatskette vs
 Zertifikat), forms the analyser reads as a month's name (French "en marche" is the
-English "March": it would score every note dated in March). Japanese forms with okurigana (振り返り, 引き継ぎ, 戻す) are kept: the
+English "March": it would score every note dated in March). Japanese forms with
+okurigana (振り返り, 引き継ぎ, 戻す) are kept: the
 analyser cuts them into one-character units, which such a form never adds to a query
 in another language, but a query holding one finds the concept
 (``glossary._holds_form``). Lines starting with ``#`` are section comments. The rows

@@ -491,6 +491,20 @@ def _covering_notes(
     return covered
 
 
+def _holds_unit(
+    plan: QueryPlan, unit: int, has: Callable[[int], bool], part_coverage: float
+) -> bool:
+    """Whether something holds query unit ``unit``, ``has(slot)`` saying whether it
+    holds the term in that slot of ``plan.terms``: the unit's word, enough of its parts
+    (``part_coverage``), or every term of one of its translations."""
+    whole, parts = plan.unit_terms[unit]
+    if has(whole):
+        return True
+    if parts and sum(1 for p in parts if has(p)) >= part_coverage * len(parts):
+        return True
+    return any(all(has(t) for t in form) for form in plan.alternatives.get(unit, ()))
+
+
 def _translation_in(plan: QueryPlan, unit: int, key: int, scores, field: str = "note_best") -> bool:
     """Whether note ``key`` (section ``key`` with ``field="contrib"``) holds every term
     of one of the unit's translations."""
@@ -536,20 +550,14 @@ def _full_matches(
 
     units = sorted(plan.required, key=size)
     full = _covering_notes(plan, units[0], scores, need)
+    notes_of = [ts.note_best for ts in scores]
     for unit in units[1:]:
         if not full:
             break
-        whole, parts = plan.unit_terms[unit]
-        held = scores[whole].note_best
-        part_maps = [scores[p].note_best for p in parts]
-        least = need * len(parts)
-        forms = [[scores[t].note_best for t in form] for form in plan.alternatives.get(unit, ())]
         full = {
             nid
             for nid in full
-            if nid in held
-            or (part_maps and sum(1 for m in part_maps if nid in m) >= least)
-            or any(all(nid in m for m in form) for form in forms)
+            if _holds_unit(plan, unit, lambda slot, nid=nid: nid in notes_of[slot], need)
         }
     if plan.current and full:
         # "What is the current X": a superseded note does not hold the first tier.
@@ -824,6 +832,12 @@ def _by_bound(pool: dict[int, float], orders: dict, floor: Callable[[], float | 
 _BOUND_SLACK = 1.0 + 1e-9
 
 
+def _just_under(bound: float) -> float:
+    """A little under ``bound``: a cut there keeps every note the exact test, made with
+    other float operations, would keep."""
+    return bound * (1.0 - 1e-9) - 1e-12
+
+
 # MaxScore (``rank``): terms are left out of the summed bounds only when the query's
 # terms hold at least this many notes together, and only terms whose largest bounds
 # sum to under this share of the floor. SciFact x5 / x10 (26k / 52k notes, 300 claims,
@@ -979,8 +993,6 @@ def rank(
         by_section, whole = sections.get(nid) or section_scores_of(nid)
         return _ranked_note(index, plan, scores, params, nid, is_full, by_section, whole, factors)
 
-    # Upper bounds per candidate note, summed term by term over plain dicts (the
-    # cheapest way to touch every candidate once), exactly as ``_rank_reference`` does.
     # MaxScore's non-essential terms (Turtle & Flood 1995; Lucene's disjunctions). Once
     # ``limit`` partial matches are known to score at least ``floor``, a note holding
     # only terms whose largest bounds sum to ``spill``, with ``spill * bound_factor``
@@ -997,9 +1009,10 @@ def rank(
         and len(term_bounds) > 1
         and sum(len(tb) for tb, _ in term_bounds) >= _MAXSCORE_MIN_POSTINGS
     ):
-        floor = _seed_floor(term_bounds, active, sw, nw, full, allowed, limit, score_of)
+        maxima = [w * ts.bound_max(sw, nw) for ts, w in active]
+        strongest = max(range(len(maxima)), key=maxima.__getitem__)
+        floor = _seed_floor(term_bounds[strongest][0], full, allowed, limit, score_of)
         if floor > 0.0:
-            maxima = [w * ts.bound_max(sw, nw) for ts, w in active]
             weakest_first = sorted(range(len(maxima)), key=maxima.__getitem__)
             cut = []
             for i in weakest_first[:-1]:  # the strongest term always stays
@@ -1014,6 +1027,8 @@ def rank(
                 term_bounds = [tb for i, tb in enumerate(term_bounds) if i not in gone]
             else:
                 spill = 0.0
+    # Upper bounds per candidate note, summed term by term over plain dicts (the
+    # cheapest way to touch every candidate once), exactly as ``_rank_reference`` does.
     first_bounds, first_weight = term_bounds[0]
     if first_weight == 1.0:
         bounds = dict(first_bounds.items())  # 0.0 + 1.0 * value == value
@@ -1032,7 +1047,7 @@ def rank(
         # ``limit`` notes that set it come first in bound order and stop the walk
         # before it. Dropped before the pool is ordered (a hair under the line: a
         # note kept in doubt only costs its place in the order). Full matches stay.
-        line = (floor / (bound_factor * _BOUND_SLACK) - spill) * (1.0 - 1e-9) - 1e-12
+        line = _just_under(floor / (bound_factor * _BOUND_SLACK) - spill)
         every = bounds
         bounds = dict(itertools.compress(every.items(), map(line.__le__, every.values())))
         for nid in full:
@@ -1053,7 +1068,7 @@ def rank(
             # a little under kth / bound_factor - spill keeps every note it would visit
             if len(found) < k:
                 return None
-            return (found[0][0] / bound_factor - spill) * (1.0 - 1e-9) - 1e-12
+            return _just_under(found[0][0] / bound_factor - spill)
 
         for nid, ub in _by_bound(pool, orders, floor):
             if len(found) >= k:
@@ -1095,13 +1110,11 @@ def rank(
     return _reordered(scores, index, plan, params, tiers)
 
 
-def _seed_floor(term_bounds, active, sw, nw, full, allowed, limit, score_of) -> float:
+def _seed_floor(term_bound, full, allowed, limit, score_of) -> float:
     """A score ``limit`` partial matches are known to reach: the lowest exact score of
-    ``limit`` allowed notes that are no full match, taken where the strongest term
-    bounds best (0.0 when there are not that many among its best 4 x ``limit``). The
-    scores are memoised: the ranking does not compute them again."""
-    strongest = max(range(len(active)), key=lambda i: active[i][1] * active[i][0].bound_max(sw, nw))
-    term_bound = term_bounds[strongest][0]
+    ``limit`` allowed notes that are no full match, taken where ``term_bound`` (the
+    strongest term's) is highest (0.0 when there are not that many among its best
+    4 x ``limit``). The scores are memoised: the ranking does not compute them again."""
     picked: list[float] = []
     for nid, _ in heapq.nlargest(4 * limit, term_bound.items(), key=operator.itemgetter(1)):
         if nid in full or (allowed is not None and not allowed(nid)):
@@ -1311,17 +1324,10 @@ def _section_units(
     """How many of the query's required units section ``sid`` holds: its word, enough
     of its parts (``part_coverage``), or every term of one of its translations."""
 
-    def holds(unit: int) -> bool:
-        whole, parts = plan.unit_terms[unit]
-        if sid in scores[whole].contrib:
-            return True
-        if parts and sum(1 for p in parts if sid in scores[p].contrib) >= (
-            params.part_coverage * len(parts)
-        ):
-            return True
-        return _translation_in(plan, unit, sid, scores, "contrib")
+    def has(slot: int) -> bool:
+        return sid in scores[slot].contrib
 
-    return sum(1 for unit in plan.required if holds(unit))
+    return sum(1 for unit in plan.required if _holds_unit(plan, unit, has, params.part_coverage))
 
 
 def _newest_journal_first(
@@ -1569,22 +1575,13 @@ def defer_to_linked(
     def units_in(text: str) -> int:
         """How many of the query's required units ``text`` holds."""
         held = set(tokenize(text))
-        count = 0
-        for unit in plan.required:
-            whole, parts = plan.unit_terms[unit]
-            if (
-                terms[whole] in held
-                or (
-                    parts
-                    and sum(1 for p in parts if terms[p] in held)
-                    >= params.part_coverage * len(parts)
-                )
-                or any(
-                    all(terms[t] in held for t in form) for form in plan.alternatives.get(unit, ())
-                )
-            ):
-                count += 1
-        return count
+
+        def has(slot: int) -> bool:
+            return terms[slot] in held
+
+        return sum(
+            1 for unit in plan.required if _holds_unit(plan, unit, has, params.part_coverage)
+        )
 
     def names_query_word(line: str) -> bool:
         # The line as read: a link shows its label, a bare link its target (which the
