@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from birkin_mnemosyne.cli.output import highlight, query_words
+
 NOTE_READ_KEYS = {
     "key",
     "path",
@@ -163,3 +165,13 @@ def test_search_highlights_query_words_only_on_a_terminal(notes, cli, monkeypatc
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     code, out, _ = cli("--vault", notes.root, "search", "pg_restore dump")
     assert code == 0 and "\033[1mdump\033[0m" in out
+
+
+def test_highlighting_marks_words_from_their_start_and_leaves_stopwords_alone():
+    words = query_words("Restore the database from backup")
+    assert words == ["restore", "database", "backup"]
+    marked = highlight("Other notes: restored the database; 数据库备份", words, True)
+    assert "\033[1mrestore\033[0md" in marked and "\033[1mdatabase\033[0m" in marked
+    assert "O\033[1m" not in marked and "\033[1mthe\033[0m" not in marked
+    cjk = highlight("先恢复数据库备份", query_words("数据库"), True)
+    assert "\033[1m数据库\033[0m" in cjk

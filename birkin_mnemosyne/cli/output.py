@@ -7,7 +7,7 @@ import json
 import re
 import sys
 
-from ..tokenizer import normalize
+from ..tokenizer import has_cjk, is_stopword, normalize, stem
 
 
 def print_json(data) -> None:
@@ -16,10 +16,17 @@ def print_json(data) -> None:
 
 
 def highlight(text: str, words: list[str], enabled: bool) -> str:
-    """Bold the query's words in ``text`` (only on a terminal)."""
+    """Bold the query's words in ``text`` (only on a terminal).
+
+    A word matches where a word starts ("restore" marks "restored", "the" never marks
+    "other"); a CJK word, which has no spaces around it, matches anywhere."""
     if not enabled or not words:
         return text
-    folded = [re.escape(w) for w in words if len(w) > 1]
+    folded = [
+        re.escape(w) if has_cjk(w) else r"(?<!\w)" + re.escape(w)
+        for w in sorted(set(words), key=len, reverse=True)
+        if len(w) > 1
+    ]
     if not folded:
         return text
     pattern = re.compile("(" + "|".join(folded) + ")", re.IGNORECASE)
@@ -27,7 +34,9 @@ def highlight(text: str, words: list[str], enabled: bool) -> str:
 
 
 def query_words(query: str) -> list[str]:
-    return [w for w in re.split(r"\W+", normalize(query)) if w]
+    """The words of ``query`` worth marking: stopwords ("the", "from") are not searched
+    for, so they are not marked either."""
+    return [w for w in re.split(r"\W+", normalize(query)) if w and not is_stopword(stem(w))]
 
 
 def warn(message: str) -> None:
