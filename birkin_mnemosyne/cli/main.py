@@ -25,9 +25,12 @@ from .. import _version
 from ..errors import MnemosyneError, VaultNotFoundError, error_dict
 from ..progress_view import ProgressLine
 from . import (
+    capture_commands,
+    claude_commands,
     curation_commands,
     eval_commands,
     hermes_commands,
+    hook_commands,
     maintenance_commands,
     note_commands,
     onboarding_commands,
@@ -52,6 +55,9 @@ COMMAND_GROUPS = (
     eval_commands.REGISTER,
     semantic_commands.REGISTER,
     hermes_commands.REGISTER,
+    claude_commands.REGISTER,
+    hook_commands.REGISTER,
+    capture_commands.REGISTER,
 )
 
 EPILOG = """examples:

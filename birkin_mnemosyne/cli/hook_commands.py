@@ -1,0 +1,5 @@
+"""Placeholder: filled in by the Claude Code work (#18)."""
+
+from __future__ import annotations
+
+REGISTER = ()
