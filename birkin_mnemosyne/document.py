@@ -25,6 +25,7 @@ from .frontmatter import parse_frontmatter
 from .labels import normalize_label
 from .markdown import Section, parse_markdown
 from .redact import LOOKUP_FAMILIES, Redactor, lookup_term
+from .reflexes import REFLEX_HEADINGS, reflexes_of
 from .tokenizer import MONTH_NAMES, STOPWORDS, tokenize
 from .vault_paths import ARCHIVE_DIR, zone_of
 
@@ -115,6 +116,8 @@ class NoteDoc:
         0  # where the body starts in the decoded text (section offsets are from here)
     )
     aliases: list[str] = field(default_factory=list)  # frontmatter aliases (redacted)
+    # declared reflex triggers, ``[kind, value]`` (``reflexes.reflexes_of``; redacted)
+    reflexes: list[list[str]] = field(default_factory=list)
 
 
 def index_terms(text: str) -> list[str]:
@@ -153,6 +156,7 @@ _NOT_SEARCHED = frozenset(
         "created",
         "updated",
         "superseded_by",
+        "reflexes",
         "source",
         "sources",
     }
@@ -336,6 +340,21 @@ def parse_note_bytes(
         if str(key).lower() not in _NOT_SEARCHED
         for value in _field_values(raw)
     ]
+    # Declared reflexes (frontmatter or a "Reflexes" section), kept for the hooks.
+    reflexes = [
+        [kind, redactor.redact(value)]
+        for kind, value in reflexes_of(
+            meta.get("reflexes"),
+            (
+                (sec.heading, body[sec.start : sec.end])
+                for sec in md.sections
+                if sec.heading.casefold() in REFLEX_HEADINGS
+            ),
+        )
+    ]
+    # A section's triggers are in its body already; the frontmatter's join the tags.
+    if "reflexes" in meta:
+        fields += [v for kind, v in reflexes_of(meta["reflexes"], ()) if kind != "file"]
     tags_text = redactor.redact(" ".join(tags + aliases + fields))
     labels = []
     for raw_label in _as_list(meta.get("labels")):
@@ -455,6 +474,7 @@ def parse_note_bytes(
         warnings=warnings,
         body_offset=fm.body_offset,
         aliases=[redactor.redact(alias) for alias in aliases],
+        reflexes=reflexes,
     )
 
 

@@ -303,6 +303,13 @@ class Mnemosyne:
             self._keys = self._live_count = None
         return self._index
 
+    def needs_build(self) -> bool:
+        """Whether the next search builds the index from every note (none on disk, or of
+        another format or recipe) rather than loading it. Reads only the stored index:
+        a caller with a short time budget (a Claude Code hook) asks before searching."""
+        self._follow(self._load())
+        return self._store.needs_base or not self.cache_path.exists()
+
     def _save(self, index: Index) -> Index:
         saved = self._store.save(index)
         if self._store.damaged is not None:

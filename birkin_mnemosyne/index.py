@@ -779,6 +779,7 @@ _NOTE_FIELDS = (
     "indexed",
     "body_offset",
     "aliases",
+    "reflexes",
 )
 # The columns of a stored note row, in the order they are written.
 _STORED_FIELDS = (*_NOTE_FIELDS, "warnings")

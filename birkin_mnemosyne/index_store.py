@@ -84,8 +84,8 @@ __all__ = [
 
 log = logging.getLogger("birkin_mnemosyne")
 
-INDEX_FORMAT = "mnemosyne-index/6"
-LOG_FORMAT = "mnemosyne-index-log/1"
+INDEX_FORMAT = "mnemosyne-index/7"
+LOG_FORMAT = "mnemosyne-index-log/2"
 INDEX_FILE = "search-index.blocks"
 LOG_FILE = "search-index.log"
 # Cache saves of all processes take turns on this lock (not the writer lock, which a

@@ -200,7 +200,7 @@ def test_a_base_of_format_5_is_rebuilt_with_a_clear_message(notes):
     cold = _engine(notes.root)
     assert _results(cold) == expected
     assert len(cold.warnings) == 1
-    assert "'mnemosyne-index/5', this version reads 'mnemosyne-index/6'" in cold.warnings[0]
+    assert "'mnemosyne-index/5', this version reads 'mnemosyne-index/7'" in cold.warnings[0]
     reader = BlockFile(cold.cache_path, expect_format=INDEX_FORMAT)  # rewritten as 6
     reader.close()
 

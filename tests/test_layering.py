@@ -36,6 +36,7 @@ LAYERS = {
     "ranking": 2,
     "note_kinds": 2,
     "snippets": 2,
+    "reflexes": 0,  # reflex triggers a note declares and how they match; pure functions
     "similarity": 2,  # the exact near-duplicate join
     "graph": 3,
     "semantic": 2,
@@ -61,6 +62,7 @@ LAYERS = {
     "digest": 4,
     "cli": 5,
     "mcp_server": 5,  # package: build_server, one module per tool area, HTTP serving
+    "claude": 5,  # package: Claude Code hooks, session capture, installer
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
     "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
