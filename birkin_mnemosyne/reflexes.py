@@ -134,8 +134,10 @@ def is_address_like(trigger: str) -> bool:
     trigger = trigger.strip()
     if not trigger or not _ADDRESS.match(trigger):
         return False
-    return bool(_IPV4.match(trigger)) or any(c in trigger for c in ".:@") or any(
-        c.isdigit() for c in trigger
+    return (
+        bool(_IPV4.match(trigger))
+        or any(c in trigger for c in ".:@")
+        or any(c.isdigit() for c in trigger)
     )
 
 
