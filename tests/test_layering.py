@@ -63,6 +63,7 @@ LAYERS = {
     "cli": 5,
     "mcp_server": 5,  # package: build_server, one module per tool area, HTTP serving
     "claude": 5,  # package: Claude Code hooks, session capture, installer
+    "claude_plugin": 5,  # the Claude Code plugin folder; its launcher script runs the CLI
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
     "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
