@@ -610,17 +610,19 @@ def test_user_scope_defaults_to_the_home_folder():
 
 
 def test_cli_install_prints_a_summary(cli, project, vault_dir):
-    code, out, err = cli("claude", "install", "--project", project, "--vault", vault_dir)
+    code, out, err = cli("claude", "install", "--project-dir", project, "--vault", vault_dir)
     assert code == 0, err
     assert out.startswith("installed the mnemosyne hooks and MCP server (project scope)\n")
     assert f"created {project / '.mcp.json'}: +mcpServers.mnemosyne" in out
     assert "next:" in out and err == ""
-    code, out, _ = cli("claude", "install", "--project", project, "--vault", vault_dir)
+    code, out, _ = cli("claude", "install", "--project-dir", project, "--vault", vault_dir)
     assert code == 0 and out.startswith("already up to date:")
 
 
 def test_cli_install_json_shape(cli, project, vault_dir):
-    code, out, _ = cli("--vault", vault_dir, "claude", "install", "--project", project, "--json")
+    code, out, _ = cli(
+        "--vault", vault_dir, "claude", "install", "--project-dir", project, "--json"
+    )
     assert code == 0
     result = json.loads(out)
     assert set(result) == {
@@ -646,15 +648,17 @@ def test_cli_project_is_the_current_folder_by_default(cli, project, monkeypatch)
 
 def test_cli_records_no_vault_unless_one_is_given(cli, project, vault_dir, monkeypatch):
     monkeypatch.setenv("MNEMOSYNE_VAULT", str(vault_dir))
-    code, out, _ = cli("claude", "install", "--project", project, "--json")
+    code, out, _ = cli("claude", "install", "--project-dir", project, "--json")
     assert code == 0 and json.loads(out)["vault"] is None
     other = vault_dir.parent / "other"
-    code, out, _ = cli("claude", "--vault", other, "install", "--project", project, "--json")
+    code, out, _ = cli("claude", "--vault", other, "install", "--project-dir", project, "--json")
     assert code == 0 and json.loads(out)["vault"] == str(other)
 
 
 def test_cli_dry_run_prints_the_diff_and_writes_nothing(cli, project, vault_dir):
-    code, out, _ = cli("claude", "install", "--project", project, "--dry-run", "--vault", vault_dir)
+    code, out, _ = cli(
+        "claude", "install", "--project-dir", project, "--dry-run", "--vault", vault_dir
+    )
     assert code == 0
     assert out.startswith("dry run of install (project scope), nothing written:\n")
     assert f"would create {project / '.claude' / 'settings.json'}" in out
@@ -663,11 +667,11 @@ def test_cli_dry_run_prints_the_diff_and_writes_nothing(cli, project, vault_dir)
 
 
 def test_cli_uninstall(cli, project):
-    cli("claude", "install", "--project", project)
-    code, out, _ = cli("claude", "uninstall", "--project", project)
+    cli("claude", "install", "--project-dir", project)
+    code, out, _ = cli("claude", "uninstall", "--project-dir", project)
     assert code == 0 and out.startswith("removed the mnemosyne hooks and MCP server")
     assert f"deleted {project / '.mcp.json'}: -mcpServers.mnemosyne" in out
-    code, out, _ = cli("claude", "uninstall", "--project", project, "--json")
+    code, out, _ = cli("claude", "uninstall", "--project-dir", project, "--json")
     assert code == 0 and json.loads(out)["state"] == "unchanged"
 
 
@@ -681,16 +685,16 @@ def test_cli_user_scope_uses_the_home_folder(cli):
 
 def test_cli_errors_and_exit_codes(cli, project):
     (project / ".mcp.json").write_text("{oops", encoding="utf-8")
-    code, out, err = cli("claude", "install", "--project", project)
+    code, out, err = cli("claude", "install", "--project-dir", project)
     assert code == 2 and out == ""
     assert err.startswith("mnemosyne: error: ") and err.count("\n") == 1
     assert str(project / ".mcp.json") in err
-    code, _, err = cli("claude", "install", "--project", project, "--json")
+    code, _, err = cli("claude", "install", "--project-dir", project, "--json")
     assert code == 2 and json.loads(err)["error"]["error_type"] == "InvalidInputError"
     write_json(project / ".mcp.json", {"mcpServers": {"mnemosyne": {"command": "npx"}}})
-    code, _, err = cli("claude", "install", "--project", project)
+    code, _, err = cli("claude", "install", "--project-dir", project)
     assert code == 3 and "already has an MCP server" in err
-    code, _, err = cli("claude", "install", "--project", project, "--user")
+    code, _, err = cli("claude", "install", "--project-dir", project, "--user")
     assert code == 2 and "not allowed with argument" in err
     code, _, err = cli("claude")
     assert code == 2 and "choose an action" in err

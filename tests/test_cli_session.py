@@ -142,7 +142,8 @@ def test_every_command_taking_a_project_key_spells_it_the_same(capsys):
                 parsers += [p for p in action.choices.values() if hasattr(p, "format_help")]
         for sub in parsers:
             text = sub.format_help()
-            if not re.search(r"^ +--project", text, re.M):  # an option, not a mention
+            # an option, not a mention (nor `claude install --project-dir`, a folder)
+            if not re.search(r"^ +--project(?:-key)?[ ,]", text, re.M):
                 continue
             seen += 1
             assert "--project-key KEY, --project KEY" in text, (name, sub.prog)

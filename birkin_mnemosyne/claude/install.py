@@ -376,7 +376,7 @@ def _target(scope: str, project_dir, home) -> _Target:
         root = Path(os.path.abspath(root))
         if not root.is_dir():
             raise InvalidInputError(
-                f"no project folder at {root} — pass --project DIR naming an existing folder"
+                f"no project folder at {root} — pass --project-dir DIR naming an existing folder"
             )
         return _Target(scope, root / ".claude" / "settings.json", root / ".mcp.json", False)
     config_dir = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()

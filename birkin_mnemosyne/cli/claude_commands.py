@@ -34,10 +34,12 @@ _WOULD = {
 def _add_scope(parser: argparse.ArgumentParser) -> None:
     scope = parser.add_mutually_exclusive_group()
     scope.add_argument(
-        "--project",
+        "--project-dir",
         metavar="DIR",
-        help="the project: DIR/.claude/settings.json and DIR/.mcp.json (the default, with "
-        "the current folder)",
+        dest="project",
+        help="the project: DIR/.claude/settings.json and DIR/.mcp.json (the default scope, "
+        "with the current folder; not a handoff --project key, which the hooks take from "
+        "the repository)",
     )
     scope.add_argument(
         "--user",
@@ -84,7 +86,7 @@ def register(sub):
         ),
         examples=[
             "mnemosyne claude install --vault ~/notes",
-            "mnemosyne claude install --project ~/src/api --dry-run",
+            "mnemosyne claude install --project-dir ~/src/api --dry-run",
             "mnemosyne --vault ~/notes claude install --user --json",
         ],
     )

@@ -61,8 +61,8 @@ def register(sub):
             "install` registers these; see docs/how-to/claude-code.md."
         ),
         examples=[
-            'echo \'{"prompt": "restore the database"}\' | mnemosyne hook UserPromptSubmit',
             "mnemosyne --vault ~/notes hook SessionStart < payload.json",
+            'echo \'{"prompt": "restore the database"}\' | mnemosyne hook UserPromptSubmit',
         ],
     )
     p.add_argument("event", metavar="EVENT", help="the hook event, as Claude Code names it")
