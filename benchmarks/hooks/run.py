@@ -86,27 +86,40 @@ def _plant(vault: Path) -> None:
     )
 
 
-def _transcript(path: Path) -> Path:
+def _transcript(path: Path, exchanges: int, tool: str, output_lines: int = 0) -> Path:
+    """A Claude Code JSONL transcript: per exchange a request, the assistant's text and
+    one ``tool`` call, and (with ``output_lines``) that call's output."""
     lines = []
-    for i in range(40):
-        lines.append({"type": "user", "message": {"role": "user", "content": f"step {i}: run it"}})
-        lines.append(
+    for n in range(exchanges):
+        common = {
+            "sessionId": "bench-session",
+            "cwd": "/w/bench",
+            "timestamp": f"2026-12-01T{10 + n // 60:02d}:{n % 60:02d}:00Z",
+        }
+        argument = {"Edit": {"file_path": f"/w/bench/src/m{n}.py"}}.get(
+            tool, {"command": f"cat log-{n}"}
+        )
+        call = {"type": "tool_use", "id": f"t{n}", "name": tool, "input": argument}
+        lines += [
+            {**common, "type": "user", "message": {"role": "user", "content": f"step {n}: run it"}},
             {
+                **common,
                 "type": "assistant",
                 "message": {
                     "role": "assistant",
-                    "content": [
-                        {"type": "text", "text": f"Done with step {i}."},
-                        {
-                            "type": "tool_use",
-                            "id": f"t{i}",
-                            "name": "Edit",
-                            "input": {"file_path": f"/w/bench/src/m{i}.py"},
-                        },
-                    ],
+                    "content": [{"type": "text", "text": f"Done with step {n}."}, call],
                 },
+            },
+        ]
+        if output_lines:
+            result = {
+                "type": "tool_result",
+                "tool_use_id": f"t{n}",
+                "content": f"line {n}\n" * output_lines,
             }
-        )
+            lines.append(
+                {**common, "type": "user", "message": {"role": "user", "content": [result]}}
+            )
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     return path
 
@@ -183,7 +196,7 @@ def _pct(values: list[float], q: float) -> float:
 def bench_vault(vault: Path, prompts: list[str], runs: int, workdir: Path) -> dict:
     project = workdir / "project" / PROJECT
     (project / ".git").mkdir(parents=True, exist_ok=True)
-    payloads = _payloads(project, prompts, _transcript(workdir / "session.jsonl"))
+    payloads = _payloads(project, prompts, _transcript(workdir / "session.jsonl", 40, "Edit"))
     rows = {}
     cache = vault / ".mnemosyne" / "cache"
     for event in EVENTS:
@@ -210,54 +223,8 @@ def bench_vault(vault: Path, prompts: list[str], runs: int, workdir: Path) -> di
     return rows
 
 
-def _big_transcript(path: Path) -> Path:
-    lines = []
-    for n in range(200):
-        stamp = f"2026-12-01T{10 + n // 60:02d}:{n % 60:02d}:00Z"
-        common = {"sessionId": "bench-capture", "cwd": "/w/bench", "timestamp": stamp}
-        lines += [
-            {
-                **common,
-                "type": "user",
-                "message": {"role": "user", "content": f"step {n}: check the job"},
-            },
-            {
-                **common,
-                "type": "assistant",
-                "message": {
-                    "role": "assistant",
-                    "content": [
-                        {"type": "text", "text": f"Checking job {n}."},
-                        {
-                            "type": "tool_use",
-                            "id": f"t{n}",
-                            "name": "Bash",
-                            "input": {"command": f"cat log-{n}"},
-                        },
-                    ],
-                },
-            },
-            {
-                **common,
-                "type": "user",
-                "message": {
-                    "role": "user",
-                    "content": [
-                        {
-                            "type": "tool_result",
-                            "tool_use_id": f"t{n}",
-                            "content": f"line {n}\n" * 3000,
-                        }
-                    ],
-                },
-            },
-        ]
-    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
-    return path
-
-
 def bench_capture(workdir: Path, runs: int) -> dict:
-    transcript = _big_transcript(workdir / "capture-5mb.jsonl")
+    transcript = _transcript(workdir / "capture-5mb.jsonl", 200, "Bash", 3000)
     first, again = [], []
     for i in range(runs):
         vault = workdir / f"capture-vault-{i}"

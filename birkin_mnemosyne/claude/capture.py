@@ -29,11 +29,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..change_plans import vault_redactor
-from ..errors import InvalidInputError, WriteRefusedError
+from ..errors import InvalidInputError, NoteExistsError, WriteRefusedError
 from ..frontmatter import parse_frontmatter
 from ..memory.base import sha256_hex
 from ..redact import MARK_RE
-from ..vault_paths import check_note_path, check_zone, slugify
 from .transcript import ToolUse, Transcript, Turn, read_transcript
 
 __all__ = ["ARG_CHARS", "DEFAULT_ZONE", "TEXT_CHARS", "capture_transcript", "render_transcript"]
@@ -188,9 +187,6 @@ def capture_transcript(
     title, rendered = render_transcript(transcript, now=now)
     body = vault_redactor(memory.config).redact(rendered)
     secrets = len(MARK_RE.findall(body)) - len(MARK_RE.findall(rendered))
-    folder = check_zone(zone)
-    slug = slugify(title)
-    note_path = check_note_path(f"{folder}/{slug}.md" if folder else f"{slug}.md")
     facts = {
         "session_id": transcript.session_id,
         "exchanges": exchanges,
@@ -198,25 +194,27 @@ def capture_transcript(
         "secrets_redacted": secrets,
     }
     source = f"claude-code:{transcript.session_id}" if transcript.session_id else str(path)
-    target = memory.vault / note_path
-    if not target.exists():
+    try:  # the note of this session is found by create's own rule: its name is taken
         result = memory.write_note(
             title,
             body,
-            zone=folder,
+            zone=zone,
             note_type="journal",
             tags=["claude-code"],
             source=source,
             now=now,
         )
         return _shaped(result, "created", facts)
-    data = target.read_bytes()
+    except NoteExistsError as exists:
+        key = exists.key
+    note_path = memory.resolve(key)
+    data = (memory.vault / note_path).read_bytes()
     version = sha256_hex(data)
     held = _plain(parse_frontmatter(data.decode("utf-8", "replace")).body)
     new = _plain(body)
     if held == new:
         return {
-            "key": memory.engine.key_of(note_path),
+            "key": key,
             "path": note_path,
             "version": version,
             "created": False,
