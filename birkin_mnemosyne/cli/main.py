@@ -15,6 +15,7 @@ subcommands live in one module per group.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import os
@@ -24,41 +25,71 @@ from pathlib import Path
 from .. import _version
 from ..errors import MnemosyneError, VaultNotFoundError, error_dict
 from ..progress_view import ProgressLine
-from . import (
-    capture_commands,
-    claude_commands,
-    curation_commands,
-    eval_commands,
-    hermes_commands,
-    hook_commands,
-    maintenance_commands,
-    note_commands,
-    onboarding_commands,
-    read_commands,
-    semantic_commands,
-    session_commands,
-)
 from .common import CommandError, Parser, help_formatter
 
 DEFAULT_VAULT = "~/.birkin-mnemosyne/vault"
 # Exit status of an unexpected failure (a bug), distinct from 1-3.
 INTERNAL_ERROR = 4
 
-# The order of `mnemosyne --help` and of docs/reference/cli.md.
-COMMAND_GROUPS = (
-    onboarding_commands.REGISTER,
-    read_commands.REGISTER,
-    note_commands.REGISTER,
-    maintenance_commands.REGISTER,
-    curation_commands.REGISTER,
-    session_commands.REGISTER,
-    eval_commands.REGISTER,
-    semantic_commands.REGISTER,
-    hermes_commands.REGISTER,
-    claude_commands.REGISTER,
-    hook_commands.REGISTER,
-    capture_commands.REGISTER,
+# Each command module and the commands its ``REGISTER`` adds, in the order of
+# `mnemosyne --help` and of docs/reference/cli.md. A run of one command imports only
+# its module (a hook or a search does not load curation's HTTP client or the
+# installer, nor build every command's parser); ``--help``, no command or an unknown
+# one load them all. tests/test_cli_lazy.py checks this table against the modules.
+COMMAND_MODULES = (
+    ("onboarding_commands", ("init", "import-chatgpt", "import-obsidian")),
+    (
+        "read_commands",
+        (
+            "search",
+            "latest",
+            "host-history",
+            "show",
+            "related",
+            "list",
+            "recent",
+            "status",
+            "digest",
+            "path",
+        ),
+    ),
+    (
+        "note_commands",
+        ("remember", "append", "replace", "edit", "forget", "restore", "rezone", "move"),
+    ),
+    ("maintenance_commands", ("label", "undo", "journal", "reindex")),
+    ("curation_commands", ("curate", "review", "capacity")),
+    ("session_commands", ("index", "startup", "handoff")),
+    ("eval_commands", ("eval",)),
+    ("semantic_commands", ("semantic",)),
+    ("hermes_commands", ("hermes",)),
+    ("claude_commands", ("claude",)),
+    ("hook_commands", ("hook",)),
+    ("capture_commands", ("capture",)),
 )
+_GLOBAL_FLAGS = frozenset({"-v", "--verbose", "-q", "--quiet"})
+
+
+def command_module(name: str):
+    """The ``cli`` module named ``name`` (``read_commands``, ...), imported."""
+    return importlib.import_module(f"{__package__}.{name}")
+
+
+def _command_of(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs, when the global options before it say so plainly
+    (None for ``--help``, ``--version``, a missing or unknown command)."""
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--vault":
+            next(tokens, None)
+        elif token.startswith("--vault=") or token in _GLOBAL_FLAGS:
+            continue
+        elif token.startswith("-"):
+            return None
+        else:
+            return token
+    return None
+
 
 EPILOG = """examples:
   mnemosyne --vault ~/notes init                 preview adopting a folder of notes
@@ -95,7 +126,8 @@ def _add_vault(parser: argparse.ArgumentParser, *, default) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``mnemosyne`` parser: every command, or only those of ``command``'s module."""
     parser = Parser(
         prog="mnemosyne",
         description="Search and maintain a Markdown memory vault for AI agents.",
@@ -114,8 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
         "-q", "--quiet", action="store_true", help="no progress lines (warnings still print)"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in COMMAND_GROUPS:
-        for register in group:
+    modules = [m for m, names in COMMAND_MODULES if command in names]
+    for module in modules or [m for m, _ in COMMAND_MODULES]:
+        for register in command_module(module).REGISTER:
             command = register(sub)
             # --vault is accepted after the subcommand too; SUPPRESS keeps the global value.
             _add_vault(command, default=argparse.SUPPRESS)
@@ -154,8 +187,8 @@ def _command_error(exc: CommandError, wants_json: bool) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_command_of(argv))
     try:
         args = parser.parse_args(argv)
     except CommandError as exc:
