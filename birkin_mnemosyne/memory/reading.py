@@ -21,6 +21,10 @@ from ..vault_paths import check_zone, zone_of
 from .base import MemoryBase, check_int, sha256_hex
 
 MAX_LIST_LIMIT = 200
+# The link graph: notes at most (a whole-vault picture stays drawable), links deep.
+DEFAULT_GRAPH_LIMIT = 2000
+MAX_GRAPH_LIMIT = 10_000
+MAX_GRAPH_DEPTH = 3
 # get_notes reads at most this many notes in one call (each may be 20,000 characters
 # through the MCP door: 50 is already a large share of any context).
 MAX_GET_KEYS = 50
@@ -228,11 +232,8 @@ class ReadingMixin(MemoryBase):
         limit = check_int(limit, "limit", 0, MAX_LIST_LIMIT)
         path = self.resolve(key)
         index = self.engine.index
-        keys = self.engine.keys()
-        if self._links is None or self._links.keys is not keys:
-            notes = {p: index.notes[index.by_path[p]] for p in keys}
-            self._links = LinkGraph(keys, notes)
-        graph = self._links
+        graph = self._link_graph()
+        keys = graph.keys
 
         def brief(other: str) -> dict:
             meta = index.notes[index.by_path[other]]
@@ -259,6 +260,80 @@ class ReadingMixin(MemoryBase):
                 for target, candidates in graph.unresolved.get(path, [])
             ],
             "neighbours": self._neighbours(path, linked, limit) if limit else [],
+        }
+
+    def _link_graph(self) -> LinkGraph:
+        """The live notes' resolved wikilinks, kept until the index changes."""
+        index = self.engine.index
+        keys = self.engine.keys()
+        if self._links is None or self._links.keys is not keys:
+            notes = {p: index.notes[index.by_path[p]] for p in keys}
+            self._links = LinkGraph(keys, notes)
+        return self._links
+
+    def link_graph(
+        self, key: str | None = None, *, depth: int = 1, limit: int = DEFAULT_GRAPH_LIMIT
+    ) -> dict:
+        """The wikilink graph: around note ``key`` (the notes within ``depth`` links of
+        it, either direction), or of the whole vault without a key; at most ``limit``
+        notes, nearest first (``truncated`` says some were left out).
+
+        ``nodes``: key, title, zone and ``links`` (the note's resolved links, both
+        directions, in the whole vault); ``edges``: ``[from_key, to_key]`` for each
+        resolved link between two listed notes, once. Archived notes are not in it.
+        """
+        depth = check_int(depth, "depth", 1, MAX_GRAPH_DEPTH)
+        limit = check_int(limit, "limit", 1, MAX_GRAPH_LIMIT)
+        graph = self._link_graph()
+        keys = graph.keys
+        index = self.engine.index
+        around: dict[str, set[str]] = {}
+        for source, links in graph.outbound.items():
+            for _, target in links:
+                around.setdefault(source, set()).add(target)
+                around.setdefault(target, set()).add(source)
+        if key is None:
+            center = None
+            # the most linked notes first, then by path: a cut keeps the hubs
+            order = sorted(keys, key=lambda p: (-len(around.get(p, ())), p))
+        else:
+            center = self.resolve(key)
+            if center not in keys:
+                raise InvalidInputError(
+                    f"{key!r} is archived: the link graph holds live notes only"
+                )
+            order, seen, ring = [center], {center}, [center]
+            for _ in range(depth):
+                ring = sorted({o for p in ring for o in around.get(p, ())} - seen)
+                seen.update(ring)
+                order.extend(ring)
+        listed = order[:limit]
+        chosen = set(listed)
+        edges = sorted(
+            {
+                (keys[source], keys[target])
+                for source in listed
+                for _, target in graph.outbound.get(source, [])
+                if target in chosen
+            }
+        )
+        nodes = []
+        for path in listed:
+            meta = index.notes[index.by_path[path]]
+            nodes.append(
+                {
+                    "key": keys[path],
+                    "path": path,
+                    "title": meta["title"],
+                    "zone": meta["zone"],
+                    "links": len(around.get(path, ())),
+                }
+            )
+        return {
+            "center": keys[center] if center is not None else None,
+            "nodes": nodes,
+            "edges": [list(edge) for edge in edges],
+            "truncated": len(order) > len(listed),
         }
 
     def _neighbours(self, path: str, linked: set[str], limit: int) -> list[dict]:
