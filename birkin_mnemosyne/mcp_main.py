@@ -139,8 +139,9 @@ def is_loopback(host: str) -> bool:
         return False  # a host name: it may resolve to anything
 
 
-def read_token(token_file: str | None) -> str | None:
-    """The bearer token from ``--token-file``, else ``$MNEMOSYNE_MCP_TOKEN``, else None."""
+def read_token(token_file: str | None, env: str = TOKEN_ENV) -> str | None:
+    """The bearer token from ``--token-file``, else ``$env`` (``$MNEMOSYNE_MCP_TOKEN``),
+    else None (``mnemosyne serve`` reads ``$MNEMOSYNE_WEB_TOKEN`` the same way)."""
     if token_file is not None:
         path = Path(os.path.expanduser(token_file))
         try:
@@ -149,10 +150,10 @@ def read_token(token_file: str | None) -> str | None:
             raise UsageError(f"cannot read the token file {path}: {exc}") from None
         where = f"the token file {path}"
     else:
-        token = os.environ.get(TOKEN_ENV, "").strip()
+        token = os.environ.get(env, "").strip()
         if not token:
             return None
-        where = f"${TOKEN_ENV}"
+        where = f"${env}"
     if len(token) < MIN_TOKEN_CHARS or any(c.isspace() for c in token):
         raise UsageError(
             f"{where} must hold one token of at least {MIN_TOKEN_CHARS} characters without "

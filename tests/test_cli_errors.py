@@ -70,6 +70,7 @@ ARGUMENTS = {
     "capacity": [],
     "semantic": ["status"],
     "capture": ["{tmp}/session.jsonl"],
+    "serve": [],
 }
 
 

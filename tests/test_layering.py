@@ -67,6 +67,7 @@ LAYERS = {
     "hermes_install": 5,  # copies the Hermes plugin; standard library only
     "hermes_plugin": 5,  # the Hermes Agent memory provider (imports hermes-agent)
     "mcp_main": 5,  # the mnemosyne-mcp launcher: standard library until it serves
+    "web": 5,  # package: mnemosyne serve's REST API, HTTP server, renderer, page
     "progress_view": 5,  # progress for people: the CLI's line, the MCP server's log
     "__main__": 5,
     "__init__": 5,

@@ -66,6 +66,7 @@ COMMAND_MODULES = (
     ("claude_commands", ("claude",)),
     ("hook_commands", ("hook",)),
     ("capture_commands", ("capture",)),
+    ("web_commands", ("serve",)),
 )
 _GLOBAL_FLAGS = frozenset({"-v", "--verbose", "-q", "--quiet"})
 
