@@ -364,3 +364,51 @@ def test_serve_refuses_a_network_address_without_a_token(vault):
         timeout=60,
     )
     assert done.returncode == 2 and "HOST:PORT" in done.stderr
+
+
+def test_a_review_answer_is_applied_and_undone_through_the_api(client, vault):
+    memory = VaultMemory(vault)
+    body = memory.get_note("nginx-reload")["text"].split("\n", 1)[1]
+    memory.write_note("Reload nginx safely (copy)", body, zone="runbooks")
+    copy = vault / "runbooks" / "reload-nginx-safely-copy.md"
+    _, listed, _ = client.get("/api/review/questions")
+    question = next(q for q in listed["questions"] if q["kind"] == "duplicate")
+    status, data, _ = client.post(
+        "/api/review/apply", {"question_id": question["id"], "answer": "no-such-choice"}
+    )
+    assert status == 400 and "drop_second" in data["error"]["valid_choices"]
+    status, done, _ = client.post(
+        "/api/review/apply", {"question_id": question["id"], "answer": "drop_second"}
+    )
+    assert status == 200, done
+    assert not copy.exists()
+    status, undone, _ = client.post("/api/review/undo", {"transaction_id": done["transaction_id"]})
+    assert status == 200, undone
+    assert copy.exists()
+
+
+def test_a_curation_plan_is_a_dry_run_until_applied_with_its_plan_id(client, vault):
+    plan = {
+        "format": "CurationPlan/1",
+        "summary": "file the inbox note",
+        "operations": [
+            {"op": "rezone", "note": "inbox", "zone": "lessons", "target": None, "reason": "r"}
+        ],
+    }
+    status, dry, _ = client.post("/api/curation/plan", {"plan": plan})
+    assert status == 200, dry
+    assert dry["mode"] == "preview" and [a["to"] for a in dry["accepted"]] == ["lessons/inbox.md"]
+    assert (vault / "inbox.md").exists()
+    status, data, _ = client.post("/api/curation/plan", {"plan": "not a plan"})
+    assert status == 400 and data["error"]["error_type"] == "InvalidInputError"
+    status, applied, _ = client.post(
+        "/api/curation/plan", {"plan": plan, "apply": True, "plan_id": dry["plan_id"]}
+    )
+    assert status == 200, applied
+    assert applied["mode"] == "applied" and applied["transaction_id"]
+    assert (vault / "lessons" / "inbox.md").exists() and not (vault / "inbox.md").exists()
+
+
+def test_a_handoff_needs_its_project(client):
+    status, data, _ = client.get("/api/handoffs")
+    assert status == 400 and "'project'" in data["error"]["message"]
