@@ -243,6 +243,44 @@ class StateQueries:
             "index": engine.freshness(),
         }
 
+    # -- journal entries ----------------------------------------------------------------
+
+    def journal_entries(self, limit: int = DEFAULT_HISTORY_LIMIT, *, window=None) -> dict:
+        """Every journal note's dated sections, newest first (``window``: a
+        ``time_bounds.TimeWindow`` the day must fall in)."""
+        limit = _check_limit(limit)
+        engine = self.engine
+        index = engine.index
+        stamps = SectionStamps(index)
+        found: list[tuple[str, str, int, int]] = []  # (stamp, path, line, sid)
+        for nid, meta in enumerate(index.notes):
+            if meta is None or meta["archived"] or not is_journal(meta):
+                continue
+            for sid in index.note_sections(nid):
+                stamp = stamps.of(sid)
+                if stamp is None or (window is not None and not window.contains_day(stamp[:10])):
+                    continue
+                found.append((stamp, meta["path"], index.sec_line[sid], sid))
+        found.sort(key=lambda e: (e[1], e[2]))
+        found.sort(key=lambda e: e[0], reverse=True)  # newest first; a note's in its order
+        out = []
+        for stamp, _, line, sid in found:
+            if len(out) == limit:
+                break
+            text = engine._section_text(index, index.sec_note[sid], sid) or ""
+            # the heading is a field of its own; a section of headings only is no entry
+            body = " ".join(
+                " ".join(
+                    row for row in text.splitlines() if not row.lstrip().startswith("#")
+                ).split()
+            )
+            if not body:
+                continue
+            if len(body) > _SNIPPET_CHARS:
+                body = body[: _SNIPPET_CHARS - 1].rstrip() + "…"
+            out.append(self._hit(index, sid, line, stamp, body, 0.0))
+        return {"entries": out, "index": engine.freshness()}
+
     def hosts(self) -> list[HostNote]:
         """The vault's host notes with their names (re-read after an index change)."""
         engine = self.engine

@@ -219,3 +219,39 @@ def test_host_names_follow_edits_of_the_host_note(memory, state_vault):
     assert memory.host_history("edge")["host"] == "web1"
     with pytest.raises(NoteNotFoundError):
         memory.host_history("frontend")
+
+
+# -- journal entries ------------------------------------------------------------------
+
+
+def test_journal_entries_are_the_journal_notes_dated_sections_newest_first(memory):
+    result = memory.journal_entries(limit=50)
+    rows = where(result["entries"])
+    assert rows[:2] == [
+        ("2026-06-19T13:00", "journal/2026-06-19.md", "13:00 — nginx reload"),
+        ("2026-06-19T08:40", "journal/2026-06-19.md", "08:40 — retention change on db-primary"),
+    ]
+    assert [r[0] for r in rows] == sorted((r[0] for r in rows), reverse=True)
+    assert all(r[1].startswith("journal/") for r in rows)
+    assert all(set(hit) == HIT_KEYS for hit in result["entries"])
+    entry = result["entries"][0]
+    assert entry["snippet"] == "Reloaded nginx on web1 after the certificate renewal."
+    assert (
+        "2026-04-08T11:00",
+        "journal/2026-04.md",
+        "04-08 11:00 — Superseded: db1 pool size",
+    ) in rows
+    # a section holding only headings ("# April 2026", "## Week 14") is no entry
+    assert not any(r[2] in ("", "Week 14") and r[1] == "journal/2026-04.md" for r in rows)
+
+
+def test_journal_entries_limit_and_window(memory):
+    assert len(memory.journal_entries(limit=1)["entries"]) == 1
+    april = where(
+        memory.journal_entries(limit=50, since="2026-04-01", until="2026-04-30")["entries"]
+    )
+    assert april and all(r[0].startswith("2026-04") for r in april)
+    with pytest.raises(InvalidInputError):
+        memory.journal_entries(limit=0)
+    with pytest.raises(InvalidInputError):
+        memory.journal_entries(since="2026-05-01", until="2026-04-01")

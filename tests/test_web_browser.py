@@ -139,6 +139,9 @@ def test_a_planted_secret_shows_redacted_and_script_stays_inert(site, page):
 
 def test_the_timeline_previews_an_undo_without_doing_it(site, page):
     page.goto(site["url"] + "#/timeline")
+    entry = page.locator("#journal-entries li.entry a").first
+    entry.wait_for(timeout=15_000)
+    assert entry.inner_text() == "2026-03-09"  # the demo journal's newest dated section
     button = page.locator("button.preview-undo").first
     button.wait_for(timeout=15_000)
     button.click()

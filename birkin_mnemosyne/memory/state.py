@@ -1,11 +1,13 @@
-"""State questions: the newest sections on a subject (``latest``) and one host's
-history (``host_history``), newest first. The logic is ``state_queries``; these
-methods hold its per-vault instance. Neither records usage.
+"""State questions: the newest sections on a subject (``latest``), one host's history
+(``host_history``) and the journal's entries (``journal_entries``), newest first. The
+logic is ``state_queries``; these methods hold its per-vault instance. None records
+usage.
 """
 
 from __future__ import annotations
 
 from ..state_queries import DEFAULT_HISTORY_LIMIT, DEFAULT_LATEST_LIMIT, StateQueries
+from ..time_bounds import time_window
 from .base import MemoryBase
 
 
@@ -52,3 +54,23 @@ class StateMixin(MemoryBase):
         ``NoteNotFoundError`` naming close host names.
         """
         return self._state_queries().host_history(host, topic, limit)
+
+    def journal_entries(
+        self,
+        limit: int = DEFAULT_HISTORY_LIMIT,
+        *,
+        since: object = None,
+        until: object = None,
+        now: float | None = None,
+    ) -> dict:
+        """The sections of journal notes, newest first by when each was written.
+
+        Journal notes are ``type: journal``, notes in a ``journal/`` folder, or notes
+        whose file name starts with a date; a section's date is its headings' stamp,
+        else its note's date (sections with neither, and sections of headings only, are
+        left out). ``since`` / ``until`` bound the day as ``list_notes`` takes them.
+        ``{"entries": [the ``latest`` hit shape; the snippet is the section's text
+        without its headings], "index"}``.
+        """
+        window = time_window(since, until, now=self._now(now))
+        return self._state_queries().journal_entries(limit, window=window)

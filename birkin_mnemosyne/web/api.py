@@ -218,6 +218,12 @@ def _recent(api: Api, p: Params, body: dict) -> dict:
     return api.memory.recent(p.number("limit", 20), since=p.text("since"), until=p.text("until"))
 
 
+def _journal_entries(api: Api, p: Params, body: dict) -> dict:
+    return api.memory.journal_entries(
+        p.number("limit", 20), since=p.text("since"), until=p.text("until")
+    )
+
+
 def _journal(api: Api, p: Params, body: dict) -> dict:
     return api.memory.journal(p.number("limit", 20))
 
@@ -307,6 +313,7 @@ ROUTES: dict[tuple[str, str], Handler] = {
     ("GET", "/api/capacity"): _capacity,
     ("GET", "/api/recent"): _recent,
     ("GET", "/api/journal"): _journal,
+    ("GET", "/api/journal-entries"): _journal_entries,
     ("GET", "/api/handoffs"): _handoffs,
     ("GET", "/api/curation/catalog"): _catalog,
     ("GET", "/api/review/questions"): _questions,

@@ -723,10 +723,39 @@
     fill(E.recent, h('p', { class: 'muted' }, 'Loading…'));
     E.undoPreview.hidden = true;
     E.journal.before(E.undoPreview); // back from the transaction it was shown under
-    const [rec, jr] = await Promise.all([api('recent', { limit: 50 }), api('journal', { limit: 20 })]);
+    fill(E.journalEntries, h('p', { class: 'muted' }, 'Loading…'));
+    const [rec, jr, je] = await Promise.all([
+      api('recent', { limit: 50 }), api('journal', { limit: 20 }), api('journal-entries', { limit: 30 }).catch((err) => err),
+    ]);
     if (gen !== S.gen) return;
     renderRecent(rec);
     renderJournal(jr);
+    if (je instanceof Error) fill(E.journalEntries, inlineError(je));
+    else renderEntries(je);
+  }
+  /** The journal notes' dated sections, grouped by day, newest first. */
+  function renderEntries(je) {
+    const days = new Map();
+    for (const e of je.entries || []) {
+      const day = String(e.date || '').slice(0, 10) || 'undated';
+      if (!days.has(day)) days.set(day, []);
+      days.get(day).push(e);
+    }
+    const out = [];
+    for (const [day, entries] of days) {
+      out.push(h('h3', { class: 'day' }, h('time', { datetime: day }, day)));
+      out.push(h('ul', { class: 'changes entries' }, entries.map((e) => h('li', { class: 'entry' },
+        h('a', { href: noteHref(e.key) + (e.heading ? '?anchor=' + encodeURIComponent(anchorOf(e.heading)) : '') }, e.heading || e.title),
+        ' ', h('span', { class: 'meta' }, h('span', { class: 'path', text: e.path })),
+        e.snippet ? h('p', { class: 'snippet', text: e.snippet }) : null))));
+    }
+    if (!out.length) out.push(h('p', { class: 'muted' }, 'No journal entries.'));
+    fill(E.journalEntries, out);
+  }
+  /** The id the server gives a heading (web/render.py: "h-" and its words joined by "-"). */
+  function anchorOf(heading) {
+    const words = String(heading).toLowerCase().match(/[\p{L}\p{N}_]+/gu) || [];
+    return 'h-' + (words.join('-').slice(0, 80) || 'section');
   }
   function renderRecent(rec) {
     const days = new Map();
@@ -953,7 +982,7 @@
       outlineBox: $('outline-box'), graphLink: $('graph-link'), canvas: $('graph-canvas'), graphWrap: $('graph-wrap'),
       graphInfo: $('graph-info'), depthLabel: $('depth-label'), graphWhole: $('graph-whole'), legend: $('graph-legend'),
       graphList: $('graph-list'), graphListBox: $('graph-list-box'), zoomIn: $('zoom-in'), zoomOut: $('zoom-out'), zoomFit: $('zoom-fit'),
-      undoPreview: $('undo-preview'), reviewQuestions: $('review-questions'), statusBody: $('status-body'),
+      undoPreview: $('undo-preview'), journalEntries: $('journal-entries'), reviewQuestions: $('review-questions'), statusBody: $('status-body'),
       views: [...document.querySelectorAll('section.view')], navLinks: [...document.querySelectorAll('#nav a')],
     });
     applyTheme(document.documentElement.dataset.theme);
