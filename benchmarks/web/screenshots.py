@@ -19,9 +19,20 @@ import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from run import CHROMIUM_ARGS  # noqa: E402
+
+def _chromium_args() -> list[str]:
+    """run.py's browser flags, loaded from beside this file (other benchmarks have a
+    ``run`` module too, so not by that name)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "mnemosyne_web_bench_run", Path(__file__).resolve().parent / "run.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.CHROMIUM_ARGS
+
 
 SHOTS = [
     # name, address, selector to wait for, viewport, colour scheme
@@ -67,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         thread.start()
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS)
+                browser = pw.chromium.launch(executable_path=args.chromium, args=_chromium_args())
                 for name, address, selector, (width, height), scheme in SHOTS:
                     context = browser.new_context(
                         viewport={"width": width, "height": height},
