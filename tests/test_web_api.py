@@ -332,39 +332,16 @@ def test_login_sets_an_httponly_cookie_that_opens_the_api_and_logout_closes_it(t
     assert status == 401
 
 
+def _serve_cli(vault: Path, address: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "birkin_mnemosyne", "--vault", str(vault), "serve"]
+    return subprocess.run([*command, "--http", address], capture_output=True, text=True, timeout=60)
+
+
 def test_serve_refuses_a_network_address_without_a_token(vault):
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "birkin_mnemosyne",
-            "--vault",
-            str(vault),
-            "serve",
-            "--http",
-            "0.0.0.0:8765",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _serve_cli(vault, "0.0.0.0:8765")
     assert done.returncode == 2
     assert "needs a token" in done.stderr
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "birkin_mnemosyne",
-            "--vault",
-            str(vault),
-            "serve",
-            "--http",
-            "nowhere",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = _serve_cli(vault, "nowhere")
     assert done.returncode == 2 and "HOST:PORT" in done.stderr
 
 

@@ -287,15 +287,18 @@ class ReadingMixin(MemoryBase):
         graph = self._link_graph()
         keys = graph.keys
         index = self.engine.index
-        around: dict[str, set[str]] = {}
-        for source, links in graph.outbound.items():
-            for _, target in links:
-                around.setdefault(source, set()).add(target)
-                around.setdefault(target, set()).add(source)
+
+        def around(path: str) -> set[str]:
+            """The notes ``path`` links to or is linked from."""
+            return {target for _, target in graph.outbound.get(path, ())} | set(
+                graph.backlinks.get(path, ())
+            )
+
+        links = {path: len(around(path)) for path in keys} if key is None else None
         if key is None:
             center = None
             # the most linked notes first, then by path: a cut keeps the hubs
-            order = sorted(keys, key=lambda p: (-len(around.get(p, ())), p))
+            order = sorted(keys, key=lambda p: (-links[p], p))
         else:
             center = self.resolve(key)
             if center not in keys:
@@ -304,7 +307,7 @@ class ReadingMixin(MemoryBase):
                 )
             order, seen, ring = [center], {center}, [center]
             for _ in range(depth):
-                ring = sorted({o for p in ring for o in around.get(p, ())} - seen)
+                ring = sorted({o for p in ring for o in around(p)} - seen)
                 seen.update(ring)
                 order.extend(ring)
         listed = order[:limit]
@@ -326,7 +329,7 @@ class ReadingMixin(MemoryBase):
                     "path": path,
                     "title": meta["title"],
                     "zone": meta["zone"],
-                    "links": len(around.get(path, ())),
+                    "links": links[path] if links is not None else len(around(path)),
                 }
             )
         return {
