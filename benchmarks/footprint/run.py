@@ -48,7 +48,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
 
+from bytecode import ensure_compiled  # noqa: E402
 from generate import benchmark_queries, generate_vault  # noqa: E402
 
 BUILD = """
@@ -284,8 +286,10 @@ def main(argv: list[str] | None = None) -> int:
     workdir.mkdir(parents=True, exist_ok=True)
     queries = benchmark_queries()
     results = {
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "bytecode": ensure_compiled(),
     }
+    print(results["bytecode"], file=sys.stderr)
     rows = []
     for size in sizes:
         row = bench_size(size, workdir, args.runs, queries, args.edits, args.watch)

@@ -16,6 +16,11 @@ import json
 import statistics
 import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bytecode import ensure_compiled  # noqa: E402
 
 PROBE = r"""
 import json, sys, time
@@ -44,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("prompt")
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args(argv)
+    print(ensure_compiled(), file=sys.stderr)
     rows = []
     for _ in range(args.runs):
         done = subprocess.run(

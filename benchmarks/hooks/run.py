@@ -36,7 +36,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "footprint"))
+sys.path.insert(0, str(HERE.parent))
 
+from bytecode import ensure_compiled  # noqa: E402
 from generate import generate_vault  # noqa: E402
 
 PROJECT = "bench"
@@ -311,7 +313,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the results here too")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
-    results: dict = {"sizes": {}}
+    results: dict = {"bytecode": ensure_compiled(), "sizes": {}}
+    print(results["bytecode"], file=sys.stderr)
     for size in [int(s) for s in args.sizes.split(",") if s]:
         vault = args.workdir / f"vault-{size}"
         if not vault.exists():
