@@ -1054,7 +1054,7 @@ class Mnemosyne:
     def _fuse(self, hybrid, index, query, ranked, signals_verdict, limit, allowed):
         from dataclasses import replace
 
-        from .fusion import FusionParams, fuse
+        from .fusion import FusionParams, fuse, semantic_share
         from .ranking import RankedNote
 
         params = self.fusion or FusionParams()
@@ -1062,13 +1062,14 @@ class Mnemosyne:
         hybrid.sync(index, self._generation, lambda nid: self._embed_texts(index, nid))
         neighbours = hybrid.query(query, index, allowed=allowed, limit=FUSION_POOL)
         candidates = hybrid.similarities(query, index, [note.nid for note in ranked])
+        coverage = hybrid.query_coverage(query)
         fused = fuse(
             [(note.nid, note.full, note.score) for note in ranked],
             [(nid, similarity) for nid, similarity, _ in neighbours],
             limit=limit,
             params=params,
             candidates={nid: similarity for nid, (similarity, _) in candidates.items()},
-            coverage=hybrid.query_coverage(query),
+            coverage=coverage,
         )
         lexical = {note.nid: note for note in ranked}
         semantic = {nid: (similarity, sid) for nid, similarity, sid in neighbours}
@@ -1081,7 +1082,13 @@ class Mnemosyne:
                 out.append(RankedNote(item.nid, item.score, 0.0, False, sid, [], similarity))
         best = neighbours[0][1] if neighbours else 0.0
         verdict_out = dict(signals_verdict)
-        verdict_out["signals"] = {**signals_verdict["signals"], "semantic_best": round(best, 4)}
+        verdict_out["signals"] = {
+            **signals_verdict["signals"],
+            "semantic_best": round(best, 4),
+            # how much of the query the model knows, and the weight that gave its leg
+            "semantic_coverage": round(coverage, 4),
+            "semantic_weight": round(semantic_share(coverage, params), 4),
+        }
         if (
             signals_verdict["no_strong_match"]
             and params.strong is not None

@@ -142,27 +142,48 @@ def fuse(
     return [FusedNote(nid, scores[nid], provenance[nid], nid in full) for nid in order[:limit]]
 
 
+def _lexical_levels(lexical) -> dict[int, float]:
+    """Each lexical candidate's score, capped by the scores of those ranked above it.
+
+    The lexical order is more than its scores: the ranking moves a superseded note below
+    its successor and a current-state question's newest journal section up
+    (``ranking._reordered``) without changing a score. Fusion takes the order as given:
+    a note moved up gets the level of the note it passed, and ties keep the lexical
+    order, so with no semantic gain the fused order is the lexical one."""
+    levels: dict[int, float] = {}
+    level = float("inf")
+    for nid, _, score in lexical:
+        level = min(level, score)
+        levels[nid] = level
+    return levels
+
+
 def _convex(lexical, semantic, params, candidates, coverage) -> dict[int, float]:
     weight = semantic_share(coverage, params)
-    top = max((score for _, _, score in lexical), default=0.0) or 1.0
+    levels = _lexical_levels(lexical)
+    top = max(levels.values(), default=0.0) or 1.0
     similarity = dict(semantic)
     if candidates:
         similarity.update(candidates)
-    scores = {nid: (1.0 - weight) * score / top for nid, _, score in lexical}
+    scores = {nid: (1.0 - weight) * level / top for nid, level in levels.items()}
+    if weight <= 0.0:
+        return scores
+    # Semantic-only candidates enter above the relevance floor, with no lexical part.
+    for nid, cosine in semantic:
+        if nid not in scores and cosine >= params.floor:
+            scores[nid] = 0.0
     reference = [similarity[nid] for nid in scores if nid in similarity]
-    if weight > 0.0 and reference:
-        high, middle = max(reference), _median(reference)
-        if high > middle:
-            band = (1.0 - params.rerank_band) * top
-            for nid, _, score in lexical:
-                if score >= band and nid in similarity:
-                    relative = (similarity[nid] - middle) / (high - middle)
-                    scores[nid] += weight * min(1.0, max(0.0, relative))
-    if weight > 0.0:
-        span = max(1e-9, 1.0 - params.floor)
-        for nid, cosine in semantic:
-            if nid not in scores and cosine >= params.floor:
-                scores[nid] = weight * (cosine - params.floor) / span
+    if not reference:
+        return scores
+    high, middle = max(reference), _median(reference)
+    if high <= middle:
+        return scores
+    band = (1.0 - params.rerank_band) * top
+    for nid in scores:
+        level = levels.get(nid)
+        if nid in similarity and (level is None or level >= band):
+            relative = (similarity[nid] - middle) / (high - middle)
+            scores[nid] += weight * min(1.0, max(0.0, relative))
     return scores
 
 

@@ -9,6 +9,7 @@ import importlib.util
 import json
 import math
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,23 @@ def test_public_runner_smoke(dataset, tmp_path, capsys):
     row = json.loads(out.read_text(encoding="utf-8"))["rows"][0]
     assert row["dataset"] == "tiny" and row["queries"] == 2 and row["documents"] == 3
     assert row["mrr@10"] == 1.0 and row["recall@100"] == 1.0
-    assert "| tiny | 3 | 2 |" in capsys.readouterr().out
+    assert "| tiny | lexical | 3 | 2 |" in capsys.readouterr().out
+
+
+def test_public_runner_runs_hybrid_beside_lexical_with_a_local_model(dataset, tmp_path, capsys):
+    pytest.importorskip("model2vec", reason="the 'semantic' extra is not installed")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_semantic import build_model
+
+    model = build_model(tmp_path / "tiny-model")
+    run = load_script("public_run", PUBLIC / "run.py", PUBLIC)
+    out = tmp_path / "out.json"
+    argv = ["--data", str(dataset), "--workdir", str(tmp_path / "w"), "--json", str(out)]
+    assert run.main([*argv, "--semantic", str(model)]) == 0
+    rows = json.loads(out.read_text(encoding="utf-8"))["rows"]
+    assert [row["mode"] for row in rows] == ["lexical", "hybrid"]
+    assert all(row["queries"] == 2 and row["documents"] == 3 for row in rows)
+    assert "| tiny | hybrid | 3 | 2 |" in capsys.readouterr().out
 
 
 def test_peers_runner_smoke(dataset, tmp_path, capsys):

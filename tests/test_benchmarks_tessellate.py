@@ -291,3 +291,57 @@ def test_smoke_check_outcomes(smoke):
     assert smoke.check({"q": "x", "expect": "b.md"}, second)["rank"] == 2
     assert smoke.check({"q": "x", "expect": None}, hidden)["passed"]
     assert not smoke.check({"q": "x", "expect": None}, second)["passed"]
+
+
+def _tiny_model(tmp_path: Path) -> Path:
+    pytest.importorskip("model2vec", reason="the 'semantic' extra is not installed")
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_semantic import build_model
+
+    return build_model(tmp_path / "tiny-model")
+
+
+def _writable(data: Path) -> None:
+    for path in (data / "vault", *(data / "vault").rglob("*")):
+        path.chmod(stat.S_IRWXU)
+
+
+def test_tessellate_runs_the_hybrid_engine_beside_ours_with_a_local_model(
+    tessellate, tmp_path, capsys
+):
+    model = _tiny_model(tmp_path)
+    data = _write_dataset(tmp_path / "data")
+    out = tmp_path / "out.json"
+    argv = ["--data", str(data), "--engines", "ours", "--workdir", str(tmp_path / "work")]
+    try:
+        assert tessellate.main([*argv, "--semantic", str(model), "--json", str(out)]) == 0
+        assert not (data / "vault" / ".mnemosyne").exists(), "the shared vault was prepared"
+    finally:
+        _writable(data)
+    rows = {row["engine"]: row for row in json.loads(out.read_text(encoding="utf-8"))["rows"]}
+    assert set(rows) == {"ours", "ours-hybrid"}
+    assert all("skipped" not in row for row in rows.values())
+    assert list(rows["ours-hybrid"]["slices"]) == list(rows["ours"]["slices"])
+    # (the hybrid child exits with an error, so the row is "skipped", unless mode is hybrid)
+    assert "### hybrid" in capsys.readouterr().out
+
+
+def test_the_fusion_replay_equals_the_engine_and_prints_the_calibration(tmp_path, capsys):
+    model = _tiny_model(tmp_path)
+    data = _write_dataset(tmp_path / "data")
+    fusion_bench = load_script(
+        "semantic_tessellate_fusion", ROOT / "benchmarks" / "semantic" / "tessellate_fusion.py"
+    )
+    out = tmp_path / "fusion.json"
+    try:
+        code = fusion_bench.main(["--data", str(data), "--model", str(model), "--json", str(out)])
+    finally:
+        _writable(data)
+    assert code == 0  # it exits non-zero when a replay differs from the engine's answer
+    printed = capsys.readouterr().out
+    assert "absent max cosine" in printed and "chosen: FusionParams(" in printed
+    result = json.loads(out.read_text(encoding="utf-8"))
+    assert set(result["results"]) == {"lexical", "shipped", "chosen"}
+    assert len(result["calls"]) == len(QUERIES)

@@ -180,3 +180,50 @@ def test_a_lexical_search_never_imports_the_extra(vault):
         "assert not loaded, loaded\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_fusion_keeps_the_lexical_order_where_it_is_not_the_score_order():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    # The ranking moved note 1 (a current-state question's newest journal section)
+    # above note 2, whose score is higher: with nothing from the semantic leg the fused
+    # order is the lexical one, and 2 takes the level of the note ranked above it.
+    lexical = [(1, False, 5.0), (2, False, 9.0), (3, False, 4.0)]
+    fused = fuse(lexical, [], limit=10, params=FusionParams(semantic_weight=0.3), coverage=1.0)
+    assert [item.nid for item in fused] == [1, 2, 3]
+    assert [item.score for item in fused] == pytest.approx([0.7, 0.7, 0.7 * 0.8])
+
+
+def test_a_semantic_only_candidate_enters_above_the_floor_and_is_scored_like_the_others():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    params = FusionParams(semantic_weight=0.5, rerank_band=1.0, floor=0.6)
+    lexical = [(1, False, 10.0), (2, False, 2.0)]
+    # cosines: 1 at 0.5, 2 at 0.55, semantic-only 3 at 0.7 and 4 under the floor at 0.58
+    fused = fuse(
+        lexical,
+        [(3, 0.7), (4, 0.58), (2, 0.55), (1, 0.5)],
+        limit=10,
+        params=params,
+        coverage=1.0,
+    )
+    scores = {item.nid: item.score for item in fused}
+    assert 4 not in scores
+    # median of the pool's cosines (0.5, 0.55, 0.7) is 0.55, max 0.7: 3 gets the whole
+    # semantic half, and a weak lexical match below it
+    assert scores[3] == pytest.approx(0.5)
+    assert scores[2] == pytest.approx(0.5 * 0.2)
+    assert scores[1] == pytest.approx(0.5)
+    assert [(item.nid, item.provenance) for item in fused] == [
+        (1, "both"),
+        (3, "semantic"),
+        (2, "both"),
+    ]
+
+
+def test_a_query_the_model_does_not_know_lets_no_semantic_candidate_in():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
+
+    params = FusionParams(semantic_weight=0.5, rerank_band=1.0, floor=0.6, min_coverage=0.5)
+    fused = fuse([(1, False, 1.0)], [(3, 0.99)], limit=10, params=params, coverage=0.2)
+    assert [item.nid for item in fused] == [1]

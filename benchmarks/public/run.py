@@ -35,13 +35,25 @@ LIMIT = 100
 VERDICT_OFF = {"absent_name_share": 1.0}
 
 
-def run_ours(vault: Path, paths: dict[str, str], queries: dict[str, str]) -> tuple[dict, dict]:
-    """Index ``vault`` from scratch and answer every query; returns (run, timings)."""
+def run_ours(
+    vault: Path, paths: dict[str, str], queries: dict[str, str], model: str | None = None
+) -> tuple[dict, dict]:
+    """Index ``vault`` from scratch and answer every query; returns (run, timings).
+
+    With ``model`` (a local model2vec folder) the search is hybrid: the model is
+    prepared into the vault and the vectors built before the clock for queries starts."""
     from birkin_mnemosyne import Mnemosyne
 
     started = time.perf_counter()
-    engine = Mnemosyne(vault, ranking=VERDICT_OFF, refresh_interval=1e9)
+    engine = Mnemosyne(vault, ranking=VERDICT_OFF, refresh_interval=1e9, semantic=bool(model))
     engine.refresh(full=True)
+    if model:
+        from birkin_mnemosyne import semantic
+
+        semantic.prepare(vault, model)
+        engine.search(next(iter(queries.values())), 1)  # builds the vectors
+        if engine.mode != "hybrid":
+            raise SystemExit(f"hybrid search did not start: {engine.stats()['degraded_reason']}")
     build = time.perf_counter() - started
     run = {}
     started = time.perf_counter()
@@ -53,15 +65,16 @@ def run_ours(vault: Path, paths: dict[str, str], queries: dict[str, str]) -> tup
     return run, {"build_s": round(build, 2), "queries_s": round(answer, 2)}
 
 
-def bench_dataset(data: Path, workdir: Path, split: str) -> dict:
+def bench_dataset(data: Path, workdir: Path, split: str, model: str | None = None) -> dict:
     corpus, queries, qrels = load_beir(data, split)
     vault = workdir / f"vault-{data.name}"
     print(f"[{data.name}] writing {len(corpus):,} notes to {vault} ...", file=sys.stderr)
     paths = write_vault(corpus, vault)
     print(f"[{data.name}] indexing and running {len(queries):,} queries ...", file=sys.stderr)
-    run, timings = run_ours(vault, paths, queries)
+    run, timings = run_ours(vault, paths, queries, model)
     return {
         "dataset": data.name,
+        "mode": "hybrid" if model else "lexical",
         "documents": len(corpus),
         **score_run(run, qrels),
         **timings,
@@ -76,22 +89,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="test", help="qrels split (default test)")
     parser.add_argument("--workdir", help="where the vaults are written (default: a temp folder)")
     parser.add_argument("--json", dest="json_out", help="write the results as JSON here")
+    parser.add_argument(
+        "--semantic",
+        metavar="MODEL",
+        help="a local model2vec folder: each dataset runs lexical, then hybrid with it",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="mnemo-public-") as tmp:
         workdir = Path(args.workdir) if args.workdir else Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
-        rows = [bench_dataset(Path(d), workdir, args.split) for d in args.data]
+        rows = []
+        for d in args.data:
+            rows.append(bench_dataset(Path(d), workdir, args.split))
+            if args.semantic:
+                rows.append(bench_dataset(Path(d), workdir / "hybrid", args.split, args.semantic))
     results = {
         "date": time.strftime("%Y-%m-%d"),
         "commit": commit(),
         "machine": machine(),
         "rows": rows,
     }
-    print("| dataset | docs | queries | nDCG@10 | MRR@10 | recall@100 | index s | queries s |")
-    print("|" + "---|" * 8)
+    print(
+        "| dataset | mode | docs | queries | nDCG@10 | MRR@10 | recall@100 | index s | queries s |"
+    )
+    print("|" + "---|" * 9)
     for r in rows:
         print(
-            f"| {r['dataset']} | {r['documents']:,} | {r['queries']:,} | {r['ndcg@10']:.3f} | "
+            f"| {r['dataset']} | {r['mode']} | {r['documents']:,} | {r['queries']:,} | {r['ndcg@10']:.3f} | "
             f"{r['mrr@10']:.3f} | {r['recall@100']:.3f} | {r['build_s']} | {r['queries_s']} |"
         )
     if args.json_out:

@@ -51,8 +51,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-ENGINES = ("ours", "mnemosyne-0.7.2")
-LABELS = {"ours": "ours", "mnemosyne-0.7.2": "0.7.2"}
+ENGINES = ("ours", "mnemosyne-0.7.2", "ours-hybrid")
+DEFAULT_ENGINES = ("ours", "mnemosyne-0.7.2")
+LABELS = {"ours": "ours", "mnemosyne-0.7.2": "0.7.2", "ours-hybrid": "hybrid"}
 KINDS = ("exact", "para", "mixed", "ident", "state", "absent")  # the dataset README's order
 LANGS = ("en", "ko", "ja", "zh", "es", "de")
 LIMIT = 10
@@ -319,6 +320,7 @@ def run_engine(
     install: bool,
     clock: float | None,
     verdict: bool = True,
+    model: str | None = None,
 ) -> dict:
     """One engine in its own child process (``tessellate_engine.py``)."""
     prefix, env, reason = peers._available(name, venv, install)
@@ -331,6 +333,10 @@ def run_engine(
         command += ["--clock", str(clock)]
     if not verdict:
         command.append("--no-verdict")
+    if name == "ours-hybrid":
+        if model is None:
+            return {"engine": name, "skipped": "needs --semantic MODEL"}
+        command += ["--semantic", str(Path(model).resolve())]
     print(f"[{name}] build + 2 passes over the queries ...", file=sys.stderr)
     # cwd: outside the checkout, so the 0.7.2 child never imports this project's package
     proc = subprocess.run(command, capture_output=True, text=True, env=env, cwd=vault.parent)
@@ -348,6 +354,7 @@ def bench(
     install: bool,
     verdict: bool = True,
     clock: float | None = None,
+    model: str | None = None,
 ) -> dict:
     source, queries, secrets = load_dataset(data)
     scanner = LeakScanner(secrets)
@@ -356,7 +363,7 @@ def bench(
     rows = []
     for name in engines:
         vault = copy_vault(source, workdir / name / "vault")
-        result = run_engine(name, vault, queries_file, venv, install, clock, verdict)
+        result = run_engine(name, vault, queries_file, venv, install, clock, verdict, model)
         if "skipped" not in result:
             result = score_engine(result, queries, scanner, verdict)
         rows.append(result)
@@ -374,7 +381,8 @@ def bench(
 
 def _label(row: dict, verdict: bool) -> str:
     label = LABELS.get(row["engine"], row["engine"])
-    return f"{label} (verdict off)" if row["engine"] == "ours" and not verdict else label
+    ours = row["engine"] in ("ours", "ours-hybrid")
+    return f"{label} (verdict off)" if ours and not verdict else label
 
 
 def _cell(row: dict, field: str) -> str:
@@ -457,7 +465,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--data", required=True, help="the dataset folder (vault/, queries.json)")
     parser.add_argument(
-        "--engines", default=",".join(ENGINES), help=f"comma-separated, from {', '.join(ENGINES)}"
+        "--engines",
+        default=",".join(DEFAULT_ENGINES),
+        help=f"comma-separated, from {', '.join(ENGINES)} (default {','.join(DEFAULT_ENGINES)})",
+    )
+    parser.add_argument(
+        "--semantic",
+        metavar="MODEL",
+        help="a local model2vec folder: adds the hybrid engine (ours-hybrid) with it",
     )
     parser.add_argument(
         "--peer-venv",
@@ -480,6 +495,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    if args.semantic and "ours-hybrid" not in engines:
+        engines.append("ours-hybrid")
     unknown = sorted(set(engines) - set(ENGINES))
     if unknown:
         parser.error(f"unknown engine(s) {', '.join(unknown)} — valid: {', '.join(ENGINES)}")
@@ -502,6 +519,7 @@ def main(argv: list[str] | None = None) -> int:
             not args.no_install,
             verdict,
             clock,
+            args.semantic,
         )
     result |= {
         "date": time.strftime("%Y-%m-%d"),

@@ -1,7 +1,7 @@
 """One engine over a Tessellate vault copy, in its own process: whole responses as JSON.
 
     python tessellate_engine.py ENGINE VAULT QUERIES.json OUT.json [--clock EPOCH] [--limit N]
-        [--no-verdict]
+        [--no-verdict] [--semantic MODEL]
 
 Run by ``tessellate.py`` (never imported by it). Unlike ``peers/engines.py``, which
 keeps only the ranked paths, this keeps every response whole: the scoring needs the
@@ -20,7 +20,8 @@ first pass over the queries gives the responses that are scored; the second is t
 query by query.
 
 OUT holds ``{"engine", "path_key", "build_s", "p50_ms", "p95_ms", "rss_mb",
-"responses": {query id: response}}``; a 0.7.2 response is ``{"hits": [...]}``, its hits
+"responses": {query id: response}}``. ``ours-hybrid`` is ours with the model at
+``--semantic`` prepared into the vault copy and ``semantic=True``. A 0.7.2 response is ``{"hits": [...]}``, its hits
 as 0.7.2 returns them (``path_key`` names the field that holds the vault path).
 """
 
@@ -38,10 +39,17 @@ sys.path.insert(0, str(PEERS))
 import engines  # noqa: E402  (peers/engines.py: the 0.7.2 driver and the RSS probe)
 
 
-def ours(vault: Path, clock: float | None, limit: int, verdict: bool = True):
+def ours(
+    vault: Path, clock: float | None, limit: int, verdict: bool = True, model: str | None = None
+):
     from birkin_mnemosyne import Mnemosyne
 
     options: dict = {"refresh_interval": 1e9}
+    if model is not None:
+        from birkin_mnemosyne import semantic
+
+        semantic.prepare(vault, model)
+        options["semantic"] = True
     if clock is not None:
         options["clock"] = lambda: clock
     if not verdict:
@@ -51,6 +59,8 @@ def ours(vault: Path, clock: float | None, limit: int, verdict: bool = True):
         ranking.missing_names = lambda *args: []  # a diagnostic run: the ranking alone
     engine = Mnemosyne(vault, **options)
     engine.refresh()
+    if model is not None and engine.mode != "hybrid":
+        raise SystemExit(f"hybrid search did not start: {engine.stats()['degraded_reason']}")
 
     def search(query: str) -> dict:
         return engine.search_response(query, limit=limit)
@@ -58,7 +68,15 @@ def ours(vault: Path, clock: float | None, limit: int, verdict: bool = True):
     return search, "path"
 
 
-def mnemosyne_072(vault: Path, clock: float | None, limit: int, verdict: bool = True):
+def ours_hybrid(vault: Path, clock: float | None, limit: int, verdict: bool = True, model=None):
+    if model is None:
+        raise SystemExit("ours-hybrid needs --semantic MODEL")
+    return ours(vault, clock, limit, verdict, model)
+
+
+def mnemosyne_072(
+    vault: Path, clock: float | None, limit: int, verdict: bool = True, model: str | None = None
+):
     engines.CLOCK = clock
     engine, now = engines.open_072(vault)
 
@@ -68,7 +86,7 @@ def mnemosyne_072(vault: Path, clock: float | None, limit: int, verdict: bool = 
     return search, "rel"
 
 
-ENGINES = {"ours": ours, "mnemosyne-0.7.2": mnemosyne_072}
+ENGINES = {"ours": ours, "ours-hybrid": ours_hybrid, "mnemosyne-0.7.2": mnemosyne_072}
 
 
 def _percentile(ordered: list[float], share: float) -> float:
@@ -83,11 +101,12 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--clock", type=float)
     parser.add_argument("--limit", type=int, default=10)
     parser.add_argument("--no-verdict", action="store_true")
+    parser.add_argument("--semantic", help="the model folder (ours-hybrid)")
     args = parser.parse_args(argv)
     queries = json.loads(Path(args.queries_file).read_text(encoding="utf-8"))
     started = time.perf_counter()
     search, path_key = ENGINES[args.name](
-        Path(args.vault), args.clock, args.limit, not args.no_verdict
+        Path(args.vault), args.clock, args.limit, not args.no_verdict, args.semantic
     )
     build = time.perf_counter() - started
     responses = {query["id"]: search(query["q"]) for query in queries}
