@@ -2,36 +2,32 @@
 
 Two fusion functions, chosen by ``FusionParams.method``:
 
-* ``convex`` (the default): a **gated rerank** of the lexical order. A lexical candidate
-  scores ``(1 - w) * lexical / best_lexical``, plus, when its lexical score is within
-  ``rerank_band`` of the best one (a near-tie lexical cannot settle),
-  ``w * clamp((cosine - median) / (max - median), 0, 1)``, where median and max are taken
-  over the cosines of the query's own lexical candidates: static-model cosines are high
-  across one domain, so only the spread *within* the candidates carries information.
-  ``w = semantic_weight * clamp((coverage - min_coverage) / (1 - min_coverage), 0, 1)``,
-  with ``coverage`` the share of the query's words the model knows as whole tokens
-  (``SemanticIndex.query_coverage``): an English model reading a Korean query sees only
-  jamo pieces and ``[UNK]``, and its cosines are noise, so its weight falls to zero.
-  A convex combination keeps the lexical margin (Bruch, Gai & Ingber, "An Analysis of
-  Fusion Functions for Hybrid Retrieval", TOIS 2023);
+* ``convex`` (the default): one pool, the lexical candidates and the semantic-only
+  neighbours whose cosine reaches ``floor`` (the relevance floor). A lexical candidate
+  scores ``(1 - w) * level / best level``, its *level* being its lexical score capped by
+  the scores of the candidates ranked above it (``_lexical_levels``: the ranking's own
+  moves, a successor above a superseded note, a state question's newest journal entry
+  first, stand). Every candidate within ``rerank_band`` of the best level, and every
+  semantic-only one, also gets ``w * clamp((cosine - median) / (max - median), 0, 1)``,
+  median and max over the pool's cosines: static-model cosines are high across one
+  domain, so only the spread within the candidates carries information; a candidate
+  held below a note it outscores gets nothing. ``w = semantic_weight * clamp((coverage
+  - min_coverage) / (1 - min_coverage), 0, 1)``, with ``coverage`` the share of the
+  query's words the model knows as whole tokens (``SemanticIndex.query_coverage``): an
+  English model reading a Korean query sees only pieces and ``[UNK]``, and its weight
+  falls to zero. A convex combination keeps the lexical margin (Bruch, Gai & Ingber,
+  "An Analysis of Fusion Functions for Hybrid Retrieval", TOIS 2023);
 * ``rrf``, reciprocal rank fusion (Cormack, Clarke & Buettcher, SIGIR 2009):
   ``sum(weight / (k + rank))`` over the orders a note appears in. Kept for comparison:
-  on the dev split it reordered confident lexical answers and lowered every slice.
+  on Tessellate it lowered every slice (code-switched questions 0.825 to 0.58).
 
-Rules on top of either:
+Notes whose lexical match covers every query unit (``full``) stay ahead of every other
+note, so a semantic neighbour never displaces an exact answer, and with ``w`` at zero no
+semantic-only note enters.
 
-* notes whose lexical match covers every query unit (``full``) stay ahead of every
-  other note, so a semantic neighbour never displaces an exact answer;
-* a note found only by the semantic order enters only when its cosine similarity
-  reaches ``floor`` (the relevance floor) and the query's semantic weight is above
-  zero, so an off-topic query can still end in "no strong match" instead of the
-  least-bad neighbour; it scores ``w * (cosine - floor) / (1 - floor)``.
-
-The constants were chosen on the **dev** split of ``benchmarks/retrieval`` (1,000 and
-10,000 notes) with the local English model ``m2v-minilm-256``, by replaying the
-captured lexical and semantic orders of every dev query through a grid
-(``benchmarks/semantic/tune.py``); the selection rule was "no language or kind slice
-below lexical at either size, then the highest MRR". See ``benchmarks/semantic/RESULTS.md``.
+The constants (``FusionParams``) were chosen on the Tessellate dev vault with the local
+English model by ``benchmarks/semantic/tessellate_fusion.py``; see
+``benchmarks/semantic/RESULTS.md`` and ``docs/explanation/semantic.md``.
 """
 
 from __future__ import annotations
@@ -47,30 +43,33 @@ class FusionParams:
     # RRF's k (the paper's 60); used by method "rrf" only.
     k: float = 60.0
     lexical_weight: float = 1.0  # rrf only
-    # Share of the semantic signal for a query the model fully understands. Dev split,
-    # local English model, replayed by benchmarks/semantic/tune.py (MRR all at 1k / 10k
-    # notes; lexical 0.836 / 0.804): 0.3 and 0.5 give 0.842 / 0.811 with no language or
-    # kind slice below lexical; 0.2 gives 0.839 / 0.811; 0.1 leaves paraphrase below
-    # lexical at 1k (0.794 vs 0.807). 0.3 is the smaller of the two best.
+    # The constants below were chosen on the Tessellate dev vault with the local English
+    # model m2v-minilm-256 by benchmarks/semantic/tessellate_fusion.py: its grid of
+    # weight x band x coverage gate, the floor calibrated for each (not searched), and
+    # the rule fixed before the run: no kind or language slice more than 0.01 MRR below
+    # lexical and absence no worse, then the highest paraphrase MRR, then the more
+    # cautious. Chosen: paraphrase 0.717 against lexical 0.707, no slice lower.
+    #
+    # Share of the semantic signal for a query the model fully understands. 0.3 beat
+    # 0.2 (0.710) and 0.1 (0.707); 0.5 lowered a slice by more than 0.01.
     semantic_weight: float = 0.3
     # Query coverage (share of words that are whole in-vocabulary tokens of the model)
     # at or below which the semantic weight is zero; it reaches ``semantic_weight`` at
-    # full coverage. Dev split (w 0.3): 0, 0.25 and 0.5 tie (0.842 / 0.811); 0.75 gives
-    # 0.840 at 1k. 0.5 is the most cautious of the equals: with the English model every
-    # Korean, Chinese and Japanese-script dev query has coverage 0 and Spanish/German
-    # prose about 0.4, and their cosines (0.95-0.98 for any Korean query) are noise.
-    min_coverage: float = 0.5
-    # Only lexical candidates scoring at least (1 - rerank_band) * best get a semantic
-    # gain: semantics breaks near-ties, it does not overturn a clear lexical margin.
-    # Dev split (w 0.3, coverage 0.5): 0.1 has no slice below lexical; 0.05 lowers
-    # paraphrase at 1k (0.794 vs 0.807); 0.15 lowers ja at 1k (0.875 vs 0.900), 0.25
-    # also code-switched and paraphrase at 10k.
-    rerank_band: float = 0.1
-    # Minimum cosine similarity for a semantic-only candidate, and where its gain
-    # starts. Dev split: 0.75 and 0.9 tie under the gated rerank (semantic-only entries
-    # changed no dev answer); 0.9 kept from the first tuning, where it beat 0.75 and 0.6
-    # on paraphrase (0.811 vs 0.807 / 0.794).
-    floor: float = 0.9
+    # full coverage. 0.9: with 0.5 or 0.75 code-switched questions (an English model
+    # reading "pgbouncer 재시작 how") lost up to 0.06. Every Korean, Chinese and
+    # Japanese-script question has coverage 0 with the English model.
+    min_coverage: float = 0.9
+    # Lexical candidates scoring at least (1 - rerank_band) of the best get a semantic
+    # gain. 1.0 (all of them) beat 0.3 (0.713) and 0.0 (0.707); on the older random-word
+    # benchmark a band of 0.1 had been chosen, where it now loses nothing and gains
+    # nothing.
+    rerank_band: float = 1.0
+    # Minimum cosine for a semantic-only candidate: just above the best cosine any
+    # unanswerable Tessellate question the model speaks to reaches (coverage above the
+    # gate): 0.661 + 0.005 with m2v-minilm-256. A cosine scale belongs to one model: for
+    # another, read its calibration from tessellate_fusion.py (the table of absent
+    # maxima) and pass ``FusionParams(floor=...)``.
+    floor: float = 0.666
     # A semantic best at or above this turns a lexical "no strong match" into an
     # answer; None = never. Dev split: 0.95-0.97 cut absence accuracy from 0.75 to
     # 0.50-0.56 for no MRR gain, so it is off by default.
@@ -142,25 +141,30 @@ def fuse(
     return [FusedNote(nid, scores[nid], provenance[nid], nid in full) for nid in order[:limit]]
 
 
-def _lexical_levels(lexical) -> dict[int, float]:
-    """Each lexical candidate's score, capped by the scores of those ranked above it.
+def _lexical_levels(lexical) -> tuple[dict[int, float], set[int]]:
+    """Each lexical candidate's score, capped by the scores of those ranked above it, and
+    the candidates so capped.
 
     The lexical order is more than its scores: the ranking moves a superseded note below
     its successor and a current-state question's newest journal section up
     (``ranking._reordered``) without changing a score. Fusion takes the order as given:
-    a note moved up gets the level of the note it passed, and ties keep the lexical
-    order, so with no semantic gain the fused order is the lexical one."""
+    a note ranked below one it outscores gets that one's level, ties keep the lexical
+    order, and the semantic leg gives such a held note nothing (the ranking's decision
+    stands). With no semantic gain the fused order is the lexical one."""
     levels: dict[int, float] = {}
+    held: set[int] = set()
     level = float("inf")
     for nid, _, score in lexical:
+        if score > level:
+            held.add(nid)
         level = min(level, score)
         levels[nid] = level
-    return levels
+    return levels, held
 
 
 def _convex(lexical, semantic, params, candidates, coverage) -> dict[int, float]:
     weight = semantic_share(coverage, params)
-    levels = _lexical_levels(lexical)
+    levels, held = _lexical_levels(lexical)
     top = max(levels.values(), default=0.0) or 1.0
     similarity = dict(semantic)
     if candidates:
@@ -181,7 +185,7 @@ def _convex(lexical, semantic, params, candidates, coverage) -> dict[int, float]
     band = (1.0 - params.rerank_band) * top
     for nid in scores:
         level = levels.get(nid)
-        if nid in similarity and (level is None or level >= band):
+        if nid in similarity and nid not in held and (level is None or level >= band):
             relative = (similarity[nid] - middle) / (high - middle)
             scores[nid] += weight * min(1.0, max(0.0, relative))
     return scores

@@ -128,13 +128,18 @@ def test_semantics_breaks_a_lexical_near_tie():
     assert scores[3] == pytest.approx(0.7 * 0.5)  # outside the band: no gain
 
 
-def test_a_confident_lexical_answer_is_left_alone():
-    from birkin_mnemosyne.fusion import fuse
+def test_a_confident_lexical_answer_is_left_alone_inside_a_narrow_band():
+    from birkin_mnemosyne.fusion import FusionParams, fuse
 
     lexical = [(1, False, 10.0), (2, False, 8.0), (3, False, 7.0)]
     cosines = {1: 0.1, 2: 0.99, 3: 0.98}
-    fused = fuse(lexical, [], limit=10, candidates=cosines, coverage=1.0)
+    narrow = FusionParams(rerank_band=0.1)
+    fused = fuse(lexical, [], limit=10, params=narrow, candidates=cosines, coverage=1.0)
     assert [item.nid for item in fused] == [1, 2, 3]
+    # The default band reaches every lexical candidate: the closest meaning (2, at the
+    # max; 3 sits at the median and gains nothing) can win: 0.7 * 0.8 + 0.3 > 0.7.
+    fused = fuse(lexical, [], limit=10, candidates=cosines, coverage=1.0)
+    assert [item.nid for item in fused] == [2, 1, 3]
 
 
 def test_low_query_coverage_turns_the_semantic_weight_off():
