@@ -61,9 +61,11 @@ def _paragraphs(text: str):
             yield block
 
 
-def _docstrings(root: Path):
+def _docstrings(root: Path, packages: bool = False):
     for path in sorted(root.rglob("*.py")):
-        if "site-packages" in path.parts or "test" in path.parts or "tests" in path.parts:
+        if "test" in path.parts or "tests" in path.parts:
+            continue
+        if not packages and "site-packages" in path.parts:
             continue
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -95,9 +97,14 @@ def _man_pages(root: Path):
         yield from _paragraphs("\n".join(lines))
 
 
-def corpus(limit: int, seed: int = 0) -> list[str]:
-    stdlib = Path(sysconfig.get_paths()["stdlib"])
-    passages = list(dict.fromkeys([*_docstrings(stdlib), *_man_pages(Path("/usr/share/man"))]))
+def corpus(limit: int, seed: int = 0, packages: bool = False) -> list[str]:
+    """Passages of the standard library's docstrings and the manual pages, and with
+    ``packages`` those of the installed third-party packages (``purelib``) too."""
+    paths = sysconfig.get_paths()
+    texts = [*_docstrings(Path(paths["stdlib"])), *_man_pages(Path("/usr/share/man"))]
+    if packages:
+        texts += _docstrings(Path(paths["purelib"]), packages=True)
+    passages = list(dict.fromkeys(texts))
     random.Random(seed).shuffle(passages)
     return passages[:limit]
 
@@ -109,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passages", type=int, default=40_000)
     parser.add_argument("--vocab-size", type=int, default=30_000)
     parser.add_argument("--pca-dims", type=int, default=256)
+    parser.add_argument(
+        "--packages", action="store_true", help="add the installed packages' docstrings"
+    )
     args = parser.parse_args(argv)
 
     try:
@@ -125,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     teacher = str(get_model_path())
     features = args.work / "features"
     if not any(features.glob("*.npy")):
-        texts = corpus(args.passages)
+        texts = corpus(args.passages, packages=args.packages)
         print(f"{len(texts)} passages; featurising with {teacher}", file=sys.stderr)
         model = SentenceTransformer(teacher, device="cpu")
         featurize(
