@@ -20,27 +20,20 @@ queries' best cosines lie.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import itertools
 import json
 import shutil
 import statistics
+import sys
 import tempfile
 from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "retrieval"))
 
-
-def _load(name: str, path: Path):
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-tessellate = _load("tessellate_bench", HERE.parent / "retrieval" / "tessellate.py")
+import tessellate  # noqa: E402  (retrieval/tessellate.py: the dataset and its scoring)
 
 from birkin_mnemosyne import Mnemosyne, fusion, semantic  # noqa: E402
 from birkin_mnemosyne.fusion import FusionParams  # noqa: E402
@@ -110,11 +103,7 @@ def replay(call: dict | None, params: FusionParams, response: dict) -> dict:
     if weak and params.strong is not None and best >= params.strong:
         weak = False
     hits = [{"path": call["paths"][item.nid], "provenance": item.provenance} for item in fused]
-    return {
-        "hits": [] if weak else hits,
-        "best_weak": hits[:3] if weak else [],
-        "no_strong_match": weak,
-    }
+    return _response(hits, weak)
 
 
 def lexical_only(call: dict | None, response: dict) -> dict:
@@ -122,7 +111,11 @@ def lexical_only(call: dict | None, response: dict) -> dict:
     if call is None:
         return response
     hits = [{"path": call["paths"][nid]} for nid, _, _ in call["lexical"][:LIMIT]]
-    weak = call["weak"]
+    return _response(hits, call["weak"])
+
+
+def _response(hits: list[dict], weak: bool) -> dict:
+    """The parts of a search response the scoring reads, as the engine shapes them."""
     return {
         "hits": [] if weak else hits,
         "best_weak": hits[:3] if weak else [],
@@ -183,10 +176,14 @@ def calibrated_floor(queries, calls, params: FusionParams) -> float:
     return round(max(best, default=0.0) + 0.005, 3)
 
 
+def _mrr(row: dict, name: str) -> float:
+    return row.get(name, {}).get("mrr", 0.0)
+
+
 def worst_loss(row: dict, lexical: dict) -> float:
     """The largest MRR loss against lexical on any kind or language slice (0 if none)."""
     losses = [
-        base["mrr"] - row.get(name, {}).get("mrr", 0.0)
+        base["mrr"] - _mrr(row, name)
         for name, base in lexical.items()
         if name.startswith(("kind=", "lang=")) and "mrr" in base
     ]
@@ -217,7 +214,7 @@ def report(queries, calls, responses, langs) -> dict:
         params = FusionParams(**dict(zip(GRID, values)))
         params = replace(params, floor=calibrated_floor(queries, calls, params))
         row = score(queries, [replay(c, params, r) for c, r in zip(calls, responses)], langs)
-        gain = (row.get("kind=para", {}).get("mrr", 0.0), row["overall"].get("mrr", 0.0))
+        gain = (_mrr(row, "kind=para"), _mrr(row, "overall"))
         # of equals, the more cautious first: smaller weight and band, higher coverage gate
         caution = (-params.semantic_weight, -params.rerank_band, params.min_coverage)
         ok, loss = acceptable(row, results["lexical"]), worst_loss(row, results["lexical"])
@@ -233,15 +230,11 @@ def report(queries, calls, responses, langs) -> dict:
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for order, params, row, loss in ranked[:12]:
-        ok, para, overall = (
-            order[0],
-            row.get("kind=para", {}).get("mrr", 0.0),
-            row["overall"].get("mrr", 0.0),
-        )
+        ok, para, overall = order[0], _mrr(row, "kind=para"), _mrr(row, "overall")
         print(
             f"| {'yes' if ok else 'no'} | {loss:.3f} | {params.semantic_weight} | {params.rerank_band} | "
             f"{params.min_coverage} | {params.floor} | {para:.3f} | {overall:.3f} | "
-            f"{row.get('kind=mixed', {}).get('mrr', 0.0):.3f} | {row.get('kind=state', {}).get('mrr', 0.0):.3f} |"
+            f"{_mrr(row, 'kind=mixed'):.3f} | {_mrr(row, 'kind=state'):.3f} |"
         )
     _, chosen, results["chosen"], _ = ranked[0]
     print(f"\nchosen: {chosen}\n")

@@ -37,14 +37,12 @@ POOL = 50  # engine.FUSION_POOL
 
 
 def _fusion_bench():
-    import importlib.util
+    """``tessellate_fusion`` (imported when used: ``embed`` runs in the torch venv,
+    which has no birkin_mnemosyne)."""
+    sys.path.insert(0, str(HERE))
+    import tessellate_fusion
 
-    spec = importlib.util.spec_from_file_location(
-        "tessellate_fusion", HERE / "tessellate_fusion.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return tessellate_fusion
 
 
 def export(data: Path, model: str, out: Path) -> None:
