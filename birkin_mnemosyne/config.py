@@ -25,6 +25,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -42,6 +43,7 @@ _VALID_KEYS = (
     "max_file_bytes",
     "ranking",
     "redaction",
+    "repos",
     "type_rules",
 )
 _VALID_REDACTION_KEYS = ("disabled", "secret_hashes")
@@ -56,6 +58,8 @@ class VaultConfig:
     evidence_required: bool = False
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     budgets: dict = field(default_factory=dict)
+    # a team corpus's git repositories (``team``): (name, absolute path), in order
+    repos: tuple[tuple[str, Path], ...] = ()
     source: Path | None = None  # the file it came from, None for defaults
 
     def type_for(self, path: str) -> str | None:
@@ -147,6 +151,7 @@ def load_config(vault: str | os.PathLike) -> VaultConfig:
     )
     budgets = data.get("budgets", {})
     _expect(isinstance(budgets, dict), path, "'budgets' must be an object")
+    repos = _repos(data.get("repos", []), Path(vault), path)
     return VaultConfig(
         redaction_disabled=tuple(disabled),
         secret_hashes=hashes_path,
@@ -155,5 +160,39 @@ def load_config(vault: str | os.PathLike) -> VaultConfig:
         evidence_required=evidence,
         max_file_bytes=max_bytes,
         budgets=dict(budgets),
+        repos=repos,
         source=path,
     )
+
+
+_REPO_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+
+
+def _repos(value, vault: Path, path: Path) -> tuple[tuple[str, Path], ...]:
+    """``"repos": [{"name": "platform", "path": "../platform-notes"}, ...]``: the git
+    repositories a team index holds (a relative path is from the vault)."""
+    _expect(isinstance(value, list), path, "'repos' must be a list of {name, path} objects")
+    out: list[tuple[str, Path]] = []
+    for entry in value:
+        _expect(
+            isinstance(entry, dict)
+            and set(entry) == {"name", "path"}
+            and isinstance(entry["name"], str)
+            and isinstance(entry["path"], str)
+            and entry["path"].strip() != "",
+            path,
+            "each entry of 'repos' must be an object with exactly a 'name' and a 'path'",
+        )
+        name = entry["name"]
+        _expect(
+            bool(_REPO_NAME.match(name)) and name not in (".", ".."),
+            path,
+            f"repository name {name!r} must be letters, digits, '.', '_' or '-' "
+            "(it begins every note path of that repository)",
+        )
+        _expect(name not in {n for n, _ in out}, path, f"repository name {name!r} is given twice")
+        folder = Path(os.path.expanduser(entry["path"]))
+        if not folder.is_absolute():
+            folder = vault / folder
+        out.append((name, folder))
+    return tuple(out)

@@ -159,7 +159,18 @@ def _waiting_reporter(on_progress: ProgressCallback | None):
 
 
 class Mnemosyne:
-    """Search one vault. ``Mnemosyne(vault).search("restore database")``."""
+    """Search one vault. ``Mnemosyne(vault).search("restore database")``.
+
+    ``index="postgresql://..."`` searches a team index instead of the vault's own
+    (``team.engine.TeamEngine``; the vault gives the configuration).
+    """
+
+    def __new__(cls, *args, index: str | None = None, **kwargs):
+        if index is not None and cls is Mnemosyne:
+            from .team.engine import TeamEngine
+
+            return super().__new__(TeamEngine)
+        return super().__new__(cls)
 
     def __init__(
         self,
@@ -173,7 +184,12 @@ class Mnemosyne:
         parallel: bool | None = None,
         semantic: bool | None = None,
         on_progress: ProgressCallback | None = None,
+        index: str | None = None,
     ) -> None:
+        if index is not None:  # ``__new__`` made a TeamEngine, which takes it itself
+            raise InvalidInputError(
+                f"{type(self).__name__} cannot search a team index; use Mnemosyne(vault, index=...)"
+            )
         root = Path(os.path.expanduser(str(vault)))
         if not root.is_dir():
             raise VaultNotFoundError(

@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the vault folder (default: $MNEMOSYNE_VAULT, else ~/.birkin-mnemosyne/vault)",
     )
     parser.add_argument(
+        "--index",
+        metavar="URL",
+        help="search a team index, postgresql://user@host/db (default: $MNEMOSYNE_INDEX; "
+        "none: the vault's own index); its server is read-only",
+    )
+    parser.add_argument(
         "--read-only", action="store_true", help="offer only the read tools (no writes at all)"
     )
     parser.add_argument(
@@ -215,8 +221,12 @@ def main(argv: list[str] | None = None) -> int:
                 "max_vault_bytes": args.max_vault_bytes,
             }
         )
+        index = args.index or os.environ.get("MNEMOSYNE_INDEX") or None
+        if index:
+            args.read_only = True  # a team index changes through git and ingest
         memory = VaultMemory(
             vault,
+            index=index,
             evidence_required=True if args.evidence_required else None,
             recover=not args.read_only,  # a read-only server changes no file
             # The first search of a large vault builds its index: say so, on stderr.

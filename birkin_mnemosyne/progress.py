@@ -62,6 +62,7 @@ PHASES = {
     "duplicates": "looking for near-duplicates",
     "write": "writing files",
     "embed": "embedding sections",
+    "ingest": "ingesting notes from git",
 }
 # Events per phase, about: every 0.5% of the total (plus the first and the last).
 STEPS = 200

@@ -71,6 +71,7 @@ ARGUMENTS = {
     "semantic": ["status"],
     "capture": ["{tmp}/session.jsonl"],
     "serve": [],
+    "ingest": ["--index", "postgresql://nobody@127.0.0.1:1/none"],
 }
 
 

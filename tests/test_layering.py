@@ -54,6 +54,7 @@ LAYERS = {
     "onboarding": 3,
     "importers": 3,
     "state_queries": 3,  # latest / host_history: sections newest first
+    "team": 3,  # package: the PostgreSQL team index (ingest from git, its engine)
     # pure note-text helpers (they import only L0-L2), shared by the facade and the
     # onboarding/import features
     "notes_io": 3,
@@ -82,10 +83,11 @@ EXTRA_MODULES = {
     "tokenizers",
     "safetensors",
     "uvicorn",
+    "psycopg",
 }
 # hermes-agent's top-level modules, imported only inside a running Hermes
 EXTRA_MODULES |= {"agent", "hermes_constants", "yaml"}
-MAY_IMPORT_EXTRAS = {"semantic", "mcp_server", "hermes_plugin"}
+MAY_IMPORT_EXTRAS = {"semantic", "mcp_server", "hermes_plugin", "team"}
 
 
 def _modules():

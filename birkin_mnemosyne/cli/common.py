@@ -81,7 +81,9 @@ def expand(path: str) -> Path:
 def open_memory(args) -> VaultMemory:
     """The vault of this invocation; ``VaultNotFoundError`` (exit 2) when it is missing.
     Its index builds report to the command's progress line (``progress_view``)."""
-    return VaultMemory(args.vault, on_progress=progress_of(args))
+    return VaultMemory(
+        args.vault, on_progress=progress_of(args), index=getattr(args, "index", None)
+    )
 
 
 def progress_of(args):

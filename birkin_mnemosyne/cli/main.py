@@ -67,6 +67,7 @@ COMMAND_MODULES = (
     ("hook_commands", ("hook",)),
     ("capture_commands", ("capture",)),
     ("web_commands", ("serve",)),
+    ("team_commands", ("ingest",)),
 )
 _GLOBAL_FLAGS = frozenset({"-v", "--verbose", "-q", "--quiet"})
 
@@ -81,9 +82,9 @@ def _command_of(argv: list[str]) -> str | None:
     (None for ``--help``, ``--version``, a missing or unknown command)."""
     tokens = iter(argv)
     for token in tokens:
-        if token == "--vault":
+        if token in ("--vault", "--index"):
             next(tokens, None)
-        elif token.startswith("--vault=") or token in _GLOBAL_FLAGS:
+        elif token.startswith(("--vault=", "--index=")) or token in _GLOBAL_FLAGS:
             continue
         elif token.startswith("-"):
             return None
@@ -100,6 +101,9 @@ EPILOG = """examples:
 
 the vault: --vault PATH (before or after the command), else $MNEMOSYNE_VAULT, else
 ~/.birkin-mnemosyne/vault. Only `init` creates it.
+
+a team index: --index postgresql://... (or $MNEMOSYNE_INDEX) searches the team's
+PostgreSQL index instead of the vault's own; `mnemosyne ingest` fills it from git.
 
 progress: long work (a first index build, init, an import) shows progress on stderr
 once it has taken 1.5 s ($MNEMOSYNE_PROGRESS_DELAY seconds); -v from the start, -q never.
@@ -118,12 +122,24 @@ def resolve_vault(arg: str | None) -> Path:
     return Path(os.path.expanduser(raw))
 
 
+def resolve_index(arg: str | None) -> str | None:
+    """``--index``, else ``$MNEMOSYNE_INDEX``, else None (the vault's own index)."""
+    return arg or os.environ.get("MNEMOSYNE_INDEX") or None
+
+
 def _add_vault(parser: argparse.ArgumentParser, *, default) -> None:
     parser.add_argument(
         "--vault",
         metavar="PATH",
         default=default,
         help="the vault (default: $MNEMOSYNE_VAULT or ~/.birkin-mnemosyne/vault)",
+    )
+    parser.add_argument(
+        "--index",
+        metavar="URL",
+        default=default,
+        help="a team index, postgresql://user@host/db (default: $MNEMOSYNE_INDEX; "
+        "none: the vault's own index)",
     )
 
 
@@ -206,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     args.vault = resolve_vault(args.vault)
+    args.index = resolve_index(getattr(args, "index", None))
     wants_json = bool(getattr(args, "json", False))
     # Long work (a first index build, init, an import) reports here: on stderr, and
     # only once it has taken a while (at once with -v; never with -q).

@@ -278,7 +278,13 @@ class MnemosyneMemoryProvider(MemoryProvider):
             # Crash recovery rewrites files: only a primary agent may do it. The first
             # search of a large vault builds its index: one log line when it starts
             # and one when it ends (the MCP server's ``ProgressLog``).
-            memory = VaultMemory(vault, recover=self.writable, on_progress=ProgressLog(log.info))
+            index = settings["index"] or os.environ.get("MNEMOSYNE_INDEX", "").strip() or None
+            memory = VaultMemory(
+                vault,
+                recover=self.writable and index is None,
+                on_progress=ProgressLog(log.info),
+                index=index,
+            )
         except MnemosyneError as exc:
             self._fail(f"{exc}")
             return

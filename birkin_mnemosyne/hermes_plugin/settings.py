@@ -32,6 +32,11 @@ SETTINGS: dict[str, tuple[Any, str]] = {
         "vault folder ($HERMES_HOME and ~ expanded); empty: $MNEMOSYNE_VAULT, else "
         "$HERMES_HOME/<name>/vault",
     ),
+    "index": (
+        "",
+        "a team index to search, postgresql://user@host/db (empty: $MNEMOSYNE_INDEX, "
+        "else the vault's own index); writes are refused while it is set",
+    ),
     "prefetch_limit": (3, "notes recalled before each turn (0 turns recall off)"),
     "prefetch_budget": (400, "tokens the recalled notes may use (UTF-8 bytes / 4)"),
     "digest_budget": (300, "tokens of vault digest in the system prompt (0 leaves it out)"),

@@ -70,6 +70,16 @@ class MemoryBase:
     def _lock(self) -> VaultLock:
         return VaultLock(self.vault, timeout=self._lock_timeout)
 
+    def _write_lock(self) -> VaultLock:
+        """The vault lock of a write; refused while searching a team index, whose notes
+        change through git (commit, then ``mnemosyne ingest``), not through this door."""
+        if getattr(self.engine, "index_url", None):
+            raise WriteRefusedError(
+                "this memory searches a team index: change its notes in their git "
+                "repository (commit, then run `mnemosyne ingest`), not through this door"
+            )
+        return self._lock()
+
     def _now(self, now: float | None) -> float:
         when = self._clock() if now is None else now
         if isinstance(when, bool) or not isinstance(when, (int, float)) or not math.isfinite(when):
@@ -88,6 +98,14 @@ class MemoryBase:
             self._usage_signature = signature
 
     def _read(self, path: str) -> bytes:
+        stored = getattr(self.engine, "stored_note", None)
+        if stored is not None:  # a team index: the redacted text ingest stored
+            data = stored(path)
+            if data is None:
+                raise NoteNotFoundError(
+                    f"note {path} is not in the team index (removed since) — search again"
+                )
+            return data[0]
         try:
             return (self.vault / path).read_bytes()
         except (FileNotFoundError, NotADirectoryError):
@@ -95,6 +113,16 @@ class MemoryBase:
             raise NoteNotFoundError(
                 f"note {path} is gone (deleted or moved since it was indexed) — search again"
             ) from None
+
+    def _version_of(self, path: str, data: bytes) -> str:
+        """The version of the note ``data`` was read from (``expected_version``): the
+        sha256 of its bytes (a team index stores the file's, its text is redacted)."""
+        stored = getattr(self.engine, "stored_note", None)
+        if stored is not None:
+            found = stored(path)
+            if found is not None:
+                return found[1]
+        return sha256_hex(data)
 
     def _write(self, path: str, data: bytes) -> None:
         try:

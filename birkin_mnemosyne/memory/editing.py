@@ -90,7 +90,7 @@ class EditingMixin(WritingMixin):
                 fix="read the note (or just that section) with {get_note} and pass its version",
             )
         warnings = self._mark_warnings(content)
-        with self._lock():
+        with self._write_lock():
             path = self._resolve_for_write(key, None)
             data, text = self._read_for_edit(path, expected_version)
             if operation == "prepend":

@@ -58,7 +58,7 @@ class LabellingMixin(MemoryBase):
         the preview (with its ``plan_id`` to make sure nothing changed since). A plan whose
         notes changed since the preview is refused with ``VersionConflictError``.
         """
-        with self._lock():
+        with self._write_lock():
             if paths is not None:
                 plan = self._label_plan(paths, add, remove, set, clear, suggest)
                 if plan_id is not None and plan["plan_id"] != plan_id:

@@ -65,7 +65,7 @@ class LifecycleMixin(MemoryBase):
     def rezone(self, key: str, zone: str) -> dict:
         """Move a note to ``<zone>/<same file name>`` (journaled; refused if taken)."""
         folder = check_zone(zone)
-        with self._lock():
+        with self._write_lock():
             path = self.resolve(key)
             name = posixpath.basename(path)
             target = check_note_path(f"{folder}/{name}" if folder else name)
@@ -108,7 +108,7 @@ class LifecycleMixin(MemoryBase):
                 if occupant
                 else [],
             }
-        with self._lock():
+        with self._write_lock():
             path = self.resolve(key)
             target = f"{nio.ARCHIVE_PREFIX}{path}"
             self._refuse_occupied(target)
@@ -143,7 +143,7 @@ class LifecycleMixin(MemoryBase):
                 if occupant
                 else [],
             }
-        with self._lock():
+        with self._write_lock():
             archived = self._resolve_archived(key)
             target = self._restore_target(archived, zone)
             self._refuse_occupied(target)
@@ -178,7 +178,7 @@ class LifecycleMixin(MemoryBase):
                 "give a transaction_id or last=True, not both or neither",
                 fix="{journal} lists the ids",
             )
-        with self._lock():
+        with self._write_lock():
             if last:
                 transaction_id = self._last_undoable(kind)
             transaction_id = check_transaction_id(transaction_id)

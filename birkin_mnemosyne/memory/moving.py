@@ -72,7 +72,7 @@ class MovingMixin(LifecycleMixin):
             raise InvalidInputError(f"confirm must be true or false, got {confirm!r}")
         if not confirm:
             return self._move_view("preview", self._move_plan(key, to, title))
-        with self._lock():
+        with self._write_lock():
             plan = self._move_plan(key, to, title)
             if plan_id is not None and plan_id != plan["plan_id"]:
                 raise VersionConflictError(

@@ -18,7 +18,7 @@ from ..labels import label_counts, matches_labels, parse_label_filter
 from ..markdown import parse_markdown
 from ..time_bounds import TimeWindow, time_window
 from ..vault_paths import check_zone, zone_of
-from .base import MemoryBase, check_int, sha256_hex
+from .base import MemoryBase, check_int
 
 MAX_LIST_LIMIT = 200
 # The link graph: notes at most (a whole-vault picture stays drawable), links deep.
@@ -77,7 +77,7 @@ class ReadingMixin(MemoryBase):
             "path": path,
             "title": redact(nio.note_title(fm.data, md.h1, path)),
             "zone": zone_of(path),
-            "version": sha256_hex(data),
+            "version": self._version_of(path, data),
             "labels": labels,
             "text": part,
             "total_chars": len(full),

@@ -32,7 +32,14 @@ from .state import StateMixin
 from .usage import UsageMixin
 from .writing import WritingMixin
 
-_OPTIONS = ("vault_path", "evidence_required", "refresh_interval", "lock_timeout", "recover")
+_OPTIONS = (
+    "vault_path",
+    "evidence_required",
+    "refresh_interval",
+    "lock_timeout",
+    "recover",
+    "index",
+)
 
 
 class VaultMemory(
@@ -67,6 +74,7 @@ class VaultMemory(
         lock_timeout: float = DEFAULT_TIMEOUT,
         recover: bool = True,
         on_progress: ProgressCallback | None = None,
+        index: str | None = None,
     ) -> None:
         if isinstance(vault_path, dict):
             options = dict(vault_path)
@@ -84,6 +92,7 @@ class VaultMemory(
             refresh_interval = options.get("refresh_interval", refresh_interval)
             lock_timeout = options.get("lock_timeout", lock_timeout)
             recover = options.get("recover", recover)
+            index = options.get("index", index)
         if evidence_required is not None and not isinstance(evidence_required, bool):
             raise InvalidInputError(
                 f"evidence_required must be true or false, got {evidence_required!r}"
@@ -97,6 +106,7 @@ class VaultMemory(
             usage_max=MAX_BOOST,
             clock=clock,
             on_progress=on_progress,
+            index=index,
         )
         self.vault = self.engine.vault
         self.config = self.engine.config

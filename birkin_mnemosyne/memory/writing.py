@@ -90,7 +90,7 @@ class WritingMixin(MemoryBase):
                 fix="read the note with {get_note} and pass its version",
             )
         warnings = self._mark_warnings(body)
-        with self._lock():
+        with self._write_lock():
             if mode == "create":
                 path, text, transaction = self._create(title, body, zone, fields, when, warnings)
             else:

@@ -1,0 +1,311 @@
+"""``Mnemosyne(vault, index="postgresql://...")``: search a team index instead of the vault's.
+
+The engine is the local one with its storage swapped: the index comes from the team
+database (``remote.load_index``), section texts and bodies from the rows ingest stored
+(redacted before they were stored), and nothing is read from or written to the vault's
+files or ``.mnemosyne/`` cache. The vault folder still gives the configuration
+(ranking overrides, the glossary, ``repos``).
+
+It never builds or refreshes the index from files: ``mnemosyne ingest`` does, from git.
+Before each search it asks the database for the change counter (one small query) and
+reloads when a writer has committed since. ``freshness`` compares each configured
+repository's ``HEAD`` with the head the index holds.
+
+The semantic leg is not served from the team index yet: ``mode`` is ``lexical`` and
+``degraded_reason`` says why when hybrid search was asked for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+from ..engine import Mnemosyne, _iso
+from ..index import Index
+from ..progress import ProgressCallback
+from .db import IndexBackendError, connect, db_errors, split_url
+from .remote import current_seq, load_index
+
+__all__ = ["TeamEngine", "LEXICAL_ONLY"]
+
+LEXICAL_ONLY = "the team index serves lexical search only (its semantic leg is not built yet)"
+_TEXT_CACHE = 2048
+# Prefetch passes at most (each one round trip; a query needs two or three).
+_PREFETCH_ROUNDS = 4
+
+
+def _safe_url(url: str) -> str:
+    """The URL without its password, for messages and ``stats``."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    user = f"{parts.username}@" if parts.username else ""
+    return parts._replace(netloc=user + host).geturl()
+
+
+class TeamEngine(Mnemosyne):
+    """A ``Mnemosyne`` whose index is a team index in PostgreSQL (see the module)."""
+
+    def __init__(self, vault, *, index: str, **kwargs) -> None:
+        super().__init__(vault, **kwargs)
+        split_url(index)  # a malformed URL fails here, before any connection
+        self.index_url = index
+        self._conn = None
+        self._seq: int | None = None
+        self._polled: float | None = None  # monotonic time of the last counter check
+        self._loaded_at: float | None = None
+        self._texts: dict[tuple, str | None] = {}
+
+    # -- the connection ----------------------------------------------------------------
+
+    def _db(self):
+        if self._conn is None or self._conn.closed:
+            self._conn = connect(self.index_url, autocommit=True)
+        return self._conn
+
+    def _query(self, sql: str, params=()) -> list:
+        try:
+            return self._db().execute(sql, params).fetchall()
+        except db_errors() as exc:
+            self._conn = None
+            raise IndexBackendError(
+                f"the team index at {_safe_url(self.index_url)} failed: "
+                f"{str(exc).strip().splitlines()[0]}"
+            ) from None
+
+    def close(self) -> None:
+        """Close the database connection (also done when the engine is collected)."""
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._index = None
+        self._texts.clear()
+
+    def __del__(self) -> None:
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            conn.close()
+
+    # -- loading and following the database ---------------------------------------------
+
+    def _load(self) -> Index:
+        if self._index is None:
+            try:
+                conn = self._db()
+                if not self._query(
+                    "SELECT 1 FROM information_schema.tables WHERE table_schema = %s "
+                    "AND table_name = 'notes'",
+                    [split_url(self.index_url)[1]],
+                ):
+                    raise IndexBackendError(
+                        f"the team index at {_safe_url(self.index_url)} is empty — "
+                        "fill it first: mnemosyne ingest"
+                    )
+                self._index, self._seq = load_index(conn)
+            except db_errors() as exc:
+                self._conn = None
+                raise IndexBackendError(
+                    f"cannot read the team index at {_safe_url(self.index_url)}: "
+                    f"{str(exc).strip().splitlines()[0]}"
+                ) from None
+            self._loaded_at = time.time()
+            self._polled = time.monotonic()
+            self._texts.clear()
+            self._changed()
+        return self._index
+
+    def _follow(self, index: Index) -> Index:
+        rows = self._query("SELECT value::text::bigint FROM meta WHERE key = 'seq'")
+        self._polled = time.monotonic()
+        if rows and rows[0][0] != self._seq:
+            self._index = None
+            return self._load()
+        return index
+
+    def needs_build(self) -> bool:
+        return False  # ingest builds the team index; a search never does
+
+    def refresh(
+        self,
+        *,
+        full: bool = False,
+        paths: Iterable[str] | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> dict:
+        """Take what writers committed since the index was read (files are ingest's)."""
+        before = self._seq
+        if full:
+            self._index = None
+        index = self._follow(self._load())
+        return {"changed": self._seq != before or full, "notes": self._count_live(index)}
+
+    def _maybe_refresh(self) -> None:
+        if self._index is None:
+            self._load()
+            return
+        self._follow(self._index)
+
+    def _clean_temp_files(self, where, *, locked: bool = False) -> None:
+        return None
+
+    @property
+    def _built_at(self) -> float | None:
+        return self._loaded_at
+
+    @property
+    def _updated_at(self) -> float | None:
+        return self._loaded_at
+
+    # -- texts -------------------------------------------------------------------------
+
+    def _read(self, path: str) -> bytes | None:
+        return None  # the team index holds redacted text, never a file's bytes
+
+    def _body(self, path: str) -> str | None:
+        key = ("body", self._seq, path)
+        if key not in self._texts:
+            rows = self._query("SELECT body FROM notes WHERE path = %s", [path])
+            self._remember(key, rows[0][0] if rows else None)
+        return self._texts[key]
+
+    def stored_note(self, path: str) -> tuple[bytes, str] | None:
+        """(the note's redacted text as UTF-8, the sha256 of its file), None if not held:
+        what ``VaultMemory.get_note`` reads in place of the file."""
+        rows = self._query("SELECT text, version FROM notes WHERE path = %s", [path])
+        if not rows or rows[0][0] is None:
+            return None
+        return rows[0][0].encode("utf-8"), rows[0][1]
+
+    def _section_text(self, index: Index, nid: int, sid: int) -> str | None:
+        key = ("section", sid)
+        if key not in self._texts:
+            rows = self._query("SELECT text FROM sections WHERE sid = %s", [sid])
+            self._remember(key, rows[0][0] if rows else None)
+        return self._texts[key]
+
+    def _remember(self, key, value) -> None:
+        self._texts[key] = value
+        if len(self._texts) > _TEXT_CACHE:
+            self._texts.pop(next(iter(self._texts)))
+
+    # -- fewer round trips -------------------------------------------------------------
+
+    def _prefetched(self, index: Index, ask) -> None:
+        """Fetch, a batch per round trip, the terms ``ask(known)`` will look up.
+
+        ``ask`` runs with a ``known`` that answers from the postings already held and
+        notes every other term it is asked about; those are fetched together and
+        ``ask`` runs again, until it asks about nothing new (a term found can lead to
+        more: a word's parts, a concept's other forms). The real pass that follows
+        finds every answer held.
+        """
+        remote = index.derived.get("remote_terms")
+        if remote is None:
+            return
+        for _ in range(_PREFETCH_ROUNDS):
+            asked: list[str] = []
+
+            def known(term: str, asked: list[str] = asked) -> bool:
+                if remote.holds(term):
+                    return remote.has(term)
+                asked.append(term)
+                return False
+
+            ask(known)
+            if not asked:
+                return
+            try:
+                remote.prefetch(asked)
+            except db_errors() as exc:
+                self._conn = None
+                raise IndexBackendError(
+                    f"the team index at {_safe_url(self.index_url)} failed: "
+                    f"{str(exc).strip().splitlines()[0]}"
+                ) from None
+
+    def query_units(self, text: str, index: Index):
+        from ..tokenizer import query_units
+
+        self._prefetched(index, lambda known: query_units(text, known=known))
+        return super().query_units(text, index)
+
+    def _translations(self, units, index: Index):
+        if units and self.ranking.w_glossary > 0:
+            glossary = self.glossary
+            self._prefetched(index, lambda known: glossary.translations(units, known, memo={}))
+        return super()._translations(units, index)
+
+    # -- semantic leg ------------------------------------------------------------------
+
+    def _semantic_index(self):
+        self._semantic_reason = LEXICAL_ONLY if self.semantic else None
+        return None
+
+    # -- reports -----------------------------------------------------------------------
+
+    def repo_heads(self) -> list[dict]:
+        """Per repository the index holds: the head ingested and, for a configured one
+        with a working copy here, the working copy's ``HEAD`` and whether they agree."""
+        from . import git
+
+        configured = dict(self.config.repos)
+        rows = self._query("SELECT name, head_sha, ingested_at, counts FROM repos ORDER BY name")
+        out = []
+        for name, indexed, ingested_at, counts in rows:
+            entry = {
+                "repo": name,
+                "indexed_head": indexed,
+                "ingested_at": ingested_at.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+                if ingested_at
+                else None,
+                "notes": (counts or {}).get("notes"),
+                "head": None,
+                "current": None,
+            }
+            folder = configured.get(name)
+            if folder is not None:
+                try:
+                    entry["head"] = git.head(folder)
+                    entry["current"] = entry["head"] == indexed
+                except git.GitError:
+                    pass
+            out.append(entry)
+        return out
+
+    def freshness(self) -> dict:
+        """The local shape, for the team index: ``fresh`` when every configured
+        repository's ``HEAD`` is the head ingested (``repos`` lists them)."""
+        index = self._load()
+        heads = self.repo_heads()
+        known = [h["current"] for h in heads if h["current"] is not None]
+        stale = [h["repo"] for h in heads if h["current"] is False]
+        return {
+            "fresh": bool(known) and all(known),
+            "notes": self._count_live(index),
+            "built_at": _iso(self._loaded_at),
+            "checked_at": _iso(time.time()) if self._polled is not None else None,
+            "stale_files": None,
+            "check_interval_s": 0.0,
+            "staleness_window_s": None,
+            "checking": False,
+            "backend": "postgresql",
+            "repos": heads,
+            "stale_repos": stale,
+        }
+
+    def stats(self) -> dict:
+        out = super().stats()
+        size = self._query(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s "
+            "AND c.relkind = 'r'",
+            [split_url(self.index_url)[1]],
+        )
+        out["cache"] = {"path": _safe_url(self.index_url), "bytes": int(size[0][0])}
+        return out
+
+    def current_seq(self) -> int:
+        return current_seq(self._db())
