@@ -16,7 +16,7 @@ import pytest
 from birkin_mnemosyne import Mnemosyne, VaultMemory
 from birkin_mnemosyne.cli import main as cli_main
 from birkin_mnemosyne.config import load_config
-from birkin_mnemosyne.errors import ConfigError, WriteRefusedError
+from birkin_mnemosyne.errors import ConfigError, VersionConflictError, WriteRefusedError
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
@@ -309,13 +309,129 @@ def test_repos_config_is_checked(tmp_path):
     assert load_config(vault).repos == (("a", vault / "../a"),)
 
 
-def test_writes_are_refused_through_a_team_index(url, repos):
+def test_writes_from_a_folder_that_is_no_working_copy_are_refused(url, repos, team_vault):
     name, repo = repos[0]
     ingest(url, [(name, repo)], config=load_config(repo))
-    with VaultMemory(repo, index=url) as memory:
+    with VaultMemory(team_vault, index=url) as memory:
         assert memory.search("postgres failover")
-        with pytest.raises(WriteRefusedError, match="ingest"):
+        with pytest.raises(WriteRefusedError, match="working copy"):
             memory.write_note("New note", "text")
+
+
+@pytest.fixture
+def machines(tmp_path):
+    """A shared origin and two clones of it, "machine A" and "machine B"."""
+    origin = tmp_path / "origin.git"
+    seed = tmp_path / "seed"
+    seed.mkdir()
+    _git(seed, "init", "-q", "-b", "main")
+    _commit(seed, {k: v for k, v in PLATFORM.items() if not k.startswith(".")})
+    subprocess.run(["git", "clone", "-q", "--bare", str(seed), str(origin)], check=True)
+    clones = []
+    for label in ("a", "b"):
+        clone = tmp_path / f"machine-{label}" / "platform"
+        subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+        clones.append(clone)
+    return origin, clones
+
+
+def _head(repo: Path) -> str:
+    return _git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_a_write_is_committed_pushed_and_ingested(url, machines):
+    origin, (a, _) = machines
+    ingest(url, [("platform", a)], config=load_config(a))
+    with VaultMemory(a, index=url) as memory:
+        result = memory.write_note(
+            "Redis eviction", "Set maxmemory-policy to allkeys-lru on tagus.", zone="lessons"
+        )
+        assert result["path"] == "lessons/redis-eviction.md"
+        assert not result.get("warnings")
+        log = _git(a, "log", "-1", "--format=%s")
+        assert log.startswith("mnemosyne: write_note lessons/redis-eviction.md")
+        assert _git(origin, "rev-parse", "main").strip() == _head(a)  # pushed
+        # searchable at once, from this memory and from any other process
+        hits = memory.search("maxmemory policy allkeys")
+        assert hits[0]["path"] == "platform/lessons/redis-eviction.md"
+    with Mnemosyne(a, index=url) as other:
+        assert _paths(other.search_response("maxmemory policy allkeys"))[0] == (
+            "platform/lessons/redis-eviction.md"
+        )
+    assert _rows(url, "SELECT head_sha FROM repos WHERE name = 'platform'")[0][0] == _head(a)
+
+
+def test_writers_on_two_machines_conflict_and_recover(url, machines):
+    _, (a, b) = machines
+    ingest(url, [("platform", a)], config=load_config(a))
+    path = "platform/hosts/danube.md"
+    with VaultMemory(a, index=url) as ma, VaultMemory(b, index=url) as mb:
+        seen_by_b = mb.get_note(path)["version"]
+        ma.write_note(path, "Disk replaced on 2026-05-02.", mode="append")
+        # B's copy is behind what the index holds: refused, whatever B read
+        with pytest.raises(VersionConflictError, match="git pull"):
+            mb.write_note(path, "new text", mode="replace", expected_version=seen_by_b)
+        _git(b, "pull", "-q")
+        # B's old read is now checked against A's text: a conflict, not a lost update
+        with pytest.raises(VersionConflictError, match="changed since you read it"):
+            mb.write_note(path, "new text", mode="replace", expected_version=seen_by_b)
+        fresh = mb.get_note(path)
+        assert "Disk replaced on 2026-05-02." in fresh["text"]
+        mb.write_note(path, "Retired.", mode="replace", expected_version=fresh["version"])
+        assert "Retired." in ma.get_note(path)["text"]  # the index has B's write
+        with pytest.raises(VersionConflictError):
+            ma.write_note(path, "more", mode="append")  # A is behind now
+    assert _head(a) != _head(b)
+
+
+WRITER = r"""
+import sys, time
+from pathlib import Path
+from birkin_mnemosyne import VaultMemory
+from birkin_mnemosyne.errors import VersionConflictError
+clone, url, title, start = sys.argv[1:5]
+memory = VaultMemory(clone, index=url)
+while not Path(start).exists():
+    time.sleep(0.01)
+try:
+    memory.write_note(title, "written by " + title, zone="notes")
+    print("written")
+except VersionConflictError:
+    print("conflict")
+"""
+
+
+def test_two_writer_processes_at_once_are_serialized(url, machines, tmp_path):
+    import sys
+
+    _, clones = machines
+    ingest(url, [("platform", clones[0])], config=load_config(clones[0]))
+    start = tmp_path / "start"
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(clone), url, f"Note {i}", str(start)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i, clone in enumerate(clones)
+    ]
+    start.touch()
+    outcomes = sorted(proc.communicate(timeout=120)[0].strip() for proc in procs)
+    assert outcomes == ["conflict", "written"]
+
+
+def test_a_secret_is_committed_locally_but_never_shared(url, machines):
+    origin, (a, _) = machines
+    ingest(url, [("platform", a)], config=load_config(a))
+    before = _git(origin, "rev-parse", "main").strip()
+    with VaultMemory(a, index=url) as memory:
+        result = memory.write_note("Registry login", f"token: {SECRET}", zone="notes")
+        assert any("not shared" in w for w in result["warnings"])
+        assert memory.search("registry login") == [] or all(
+            h["path"] != "platform/notes/registry-login.md" for h in memory.search("registry login")
+        )
+    assert _git(origin, "rev-parse", "main").strip() == before  # nothing pushed
+    assert _rows(url, "SELECT count(*) FROM notes WHERE path LIKE '%%registry%%'")[0][0] == 0
 
 
 def test_cli_ingest_and_search(url, team_vault, capsys):

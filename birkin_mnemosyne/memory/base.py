@@ -14,6 +14,7 @@ import os
 import posixpath
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 from .. import notes_io as nio
@@ -70,15 +71,25 @@ class MemoryBase:
     def _lock(self) -> VaultLock:
         return VaultLock(self.vault, timeout=self._lock_timeout)
 
-    def _write_lock(self) -> VaultLock:
-        """The vault lock of a write; refused while searching a team index, whose notes
-        change through git (commit, then ``mnemosyne ingest``), not through this door."""
+    def _write_lock(self):
+        """The lock a write holds: the vault lock, or with a team index the team's
+        writer lock around the write, its commit and its ingest (``team.writes``)."""
         if getattr(self.engine, "index_url", None):
-            raise WriteRefusedError(
-                "this memory searches a team index: change its notes in their git "
-                "repository (commit, then run `mnemosyne ingest`), not through this door"
-            )
+            writer = self._team_writer
+            if writer is None:
+                raise WriteRefusedError(
+                    "this memory searches a team index from a folder that is no git working "
+                    "copy: write in a clone of the notes' repository (or commit there and "
+                    "run `mnemosyne ingest`)"
+                )
+            return self._team_write(writer)
         return self._lock()
+
+    @contextmanager
+    def _team_write(self, writer):
+        with writer.transaction(self, self._team_operation) as warnings:
+            yield
+        self._team_warnings.extend(warnings)
 
     def _now(self, now: float | None) -> float:
         when = self._clock() if now is None else now
@@ -172,6 +183,11 @@ class MemoryBase:
         only) or ``AmbiguousKeyError`` (``candidates`` = the matching paths).
         """
         raw = nio.clean_key(key_or_path)
+        writer = getattr(self, "_team_writer", None)
+        if writer is not None and not getattr(self.engine, "index_url", None):
+            # a write through a team index runs on the working copy: the team's path of
+            # one of its notes ("<repo>/<path>") is its path here
+            raw = raw.removeprefix(f"{writer.repo}/")
         path = self._keys().lookup(raw)
         if path is None:
             self.engine.refresh()  # another process may have written it just now

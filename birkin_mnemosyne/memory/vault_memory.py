@@ -42,6 +42,19 @@ _OPTIONS = (
 )
 
 
+# The writes a team index commits, pushes and ingests (``team.writes``).
+_TEAM_WRITES = (
+    "write_note",
+    "edit_note",
+    "move",
+    "rezone",
+    "forget",
+    "restore",
+    "undo",
+    "label_apply",
+)
+
+
 class VaultMemory(
     ReadingMixin,
     StateMixin,
@@ -121,6 +134,17 @@ class VaultMemory(
         self._usage_signature = None
         self._key_index = None
         self._links = None
+        # A team index: the writer of this working copy (None: search only), and the
+        # warnings its last write's sharing left (``team.writes``).
+        self._team_writer = None
+        self._team_warnings: list[str] = []
+        self._team_operation = "write"
+        if index is not None:
+            from ..team.writes import writer_for
+
+            self._team_writer = writer_for(self.vault, index, self.config)
+            for name in _TEAM_WRITES:
+                setattr(self, name, self._reporting_sharing(getattr(self, name)))
         self.recovered = self._journal.recover() if recover else []
         touched = sorted({p for report in self.recovered for p in report.get("paths", [])})
         if touched:
@@ -129,11 +153,29 @@ class VaultMemory(
     def __repr__(self) -> str:
         return f"VaultMemory({str(self.vault)!r})"
 
+    def _reporting_sharing(self, method):
+        """``method`` (a write) whose result's ``warnings`` also say what sharing the
+        write with the team left undone (not pushed, not ingested)."""
+
+        def write(*args, **kwargs):
+            self._team_warnings.clear()
+            self._team_operation = method.__name__  # names the commit
+            result = method(*args, **kwargs)
+            if self._team_warnings and isinstance(result, dict):
+                result["warnings"] = [*(result.get("warnings") or []), *self._team_warnings]
+            return result
+
+        write.__name__ = method.__name__
+        write.__doc__ = method.__doc__
+        return write
+
     def close(self) -> None:
         """Release the engine's open cache file (``with VaultMemory(v) as memory:`` does it)."""
         close = getattr(self.engine, "close", None)
         if close is not None:
             close()
+        if self._team_writer is not None:
+            self._team_writer.close()
 
     def __enter__(self) -> VaultMemory:
         return self

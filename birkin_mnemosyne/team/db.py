@@ -11,7 +11,8 @@ local index holds, in rows a person can query::
                      (whole, and its body), the sha256 of the file's bytes
     sections         one row per section: heading, offsets, field lengths, stale mark,
                      the redacted text
-    section_postings (term, note) -> the note's section ids and tf codes for the term
+    section_postings (term, note) -> the sections of the note holding the term (0 = its
+                     first; its ids are first_sid on) and their tf codes
     field_postings   (term, note) -> title/tags tf code
     removed          note ids that left, with the change that removed them
     ingest_runs      one row per ingest of a repository: when, head, counts, error
@@ -156,7 +157,7 @@ CREATE INDEX IF NOT EXISTS sections_nid ON sections (nid);
 CREATE TABLE IF NOT EXISTS section_postings (
     term text NOT NULL,
     nid integer NOT NULL,
-    sids integer[] NOT NULL,
+    sections integer[] NOT NULL,
     codes integer[] NOT NULL,
     PRIMARY KEY (term, nid)
 );
@@ -183,6 +184,61 @@ CREATE TABLE IF NOT EXISTS ingest_runs (
     error text
 );
 INSERT INTO meta VALUES ('seq', '0') ON CONFLICT DO NOTHING;
+CREATE OR REPLACE FUNCTION next_change() RETURNS bigint LANGUAGE sql AS $$
+    UPDATE meta SET value = to_jsonb(value::text::bigint + 1) WHERE key = 'seq'
+    RETURNING value::text::bigint
+$$;
+CREATE OR REPLACE FUNCTION remove_note(v_nid integer, v_seq bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM section_postings WHERE nid = v_nid;
+    DELETE FROM field_postings WHERE nid = v_nid;
+    DELETE FROM sections WHERE nid = v_nid;
+    DELETE FROM notes WHERE nid = v_nid;
+    INSERT INTO removed (nid, seq) VALUES (v_nid, v_seq) ON CONFLICT (nid) DO NOTHING;
+END $$;
+-- One note written in one statement (so one transaction and one round trip): the
+-- writer lock, a change number, a new note id and a run of section ids, the old
+-- version of the note removed, its rows stored. Returns whether it replaced one.
+CREATE OR REPLACE FUNCTION store_note(
+    v_repo text, v_rel text, v_path text, v_sha text, v_meta jsonb, v_tlen integer,
+    v_glen integer, v_body text, v_text text, v_version text, v_sections jsonb,
+    v_postings jsonb, v_fields jsonb, v_lock bigint
+) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    v_seq bigint;
+    v_nid integer;
+    v_first integer;
+    v_count integer := jsonb_array_length(v_sections);
+    v_old integer;
+BEGIN
+    PERFORM pg_advisory_xact_lock(v_lock);
+    v_seq := next_change();
+    SELECT nid INTO v_old FROM notes WHERE repo = v_repo AND rel_path = v_rel;
+    IF v_old IS NOT NULL THEN
+        PERFORM remove_note(v_old, v_seq);
+    END IF;
+    v_nid := nextval('note_ids');
+    v_first := nextval('section_ids');
+    IF v_count > 1 THEN
+        PERFORM setval('section_ids', v_first + v_count - 1);
+    END IF;
+    INSERT INTO notes (nid, repo, rel_path, path, blob_sha, meta, first_sid, section_count,
+                       tlen, glen, body, text, version, seq)
+    VALUES (v_nid, v_repo, v_rel, v_path, v_sha, v_meta, v_first, v_count, v_tlen, v_glen,
+            v_body, v_text, v_version, v_seq);
+    INSERT INTO sections (sid, nid, heading, start_char, end_char, line, body_len,
+                          heading_len, stale, text)
+    SELECT v_first + (o - 1)::integer, v_nid, s->>0, (s->>1)::integer, (s->>2)::integer,
+           (s->>3)::integer, (s->>4)::integer, (s->>5)::integer, (s->>6)::boolean, s->>7
+    FROM jsonb_array_elements(v_sections) WITH ORDINALITY AS t(s, o);
+    INSERT INTO section_postings (term, nid, sections, codes)
+    SELECT p->>0, v_nid, (p->>1)::integer[], (p->>2)::integer[]
+    FROM jsonb_array_elements(v_postings) AS p;
+    INSERT INTO field_postings (term, nid, code)
+    SELECT f->>0, v_nid, (f->>1)::integer FROM jsonb_array_elements(v_fields) AS f;
+    RETURN v_old IS NOT NULL;
+END $$;
 """
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..errors import MnemosyneError
 from ..vault_paths import SKIPPED_DIRS
 
-__all__ = ["GitError", "blobs", "head", "note_blobs", "pull"]
+__all__ = ["GitError", "blobs", "descends_from", "head", "note_blobs", "pull"]
 
 
 class GitError(MnemosyneError):
@@ -55,6 +55,19 @@ def _is_repo(repo: Path) -> bool:
         return _git(repo, "rev-parse", "--is-inside-work-tree").strip() == b"true"
     except GitError:
         return False
+
+
+def descends_from(repo: Path, commit: str | None, ancestor: str) -> bool:
+    """Whether ``commit`` has ``ancestor`` in its history (False when either is unknown
+    here: a commit this clone has not fetched is not in its history)."""
+    if not commit:
+        return False
+    done = subprocess.run(
+        ["git", "-C", str(repo), "merge-base", "--is-ancestor", ancestor, commit],
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.returncode == 0
 
 
 def pull(repo: Path) -> None:

@@ -19,6 +19,8 @@ with nothing committed writes nothing but that row: safe from a timer.
 from __future__ import annotations
 
 import hashlib
+import queue
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,7 +33,14 @@ from ..index import _NOTE_FIELDS, note_record
 from ..progress import ProgressCallback, phase
 from ..redact import Redactor
 from . import git
-from .db import IndexBackendError, connect, db_errors, ensure_schema, writer_lock
+from .db import (
+    WRITER_LOCK_KEY,
+    IndexBackendError,
+    connect,
+    db_errors,
+    ensure_schema,
+    writer_lock,
+)
 
 __all__ = ["IngestReport", "RepoReport", "ingest", "recipe_of"]
 
@@ -99,14 +108,20 @@ def ingest(
     pull: bool = False,
     rebuild: bool = False,
     on_progress: ProgressCallback | None = None,
+    conn=None,
 ) -> IngestReport:
     """Bring the team index at ``url`` up to the ``HEAD`` of each of ``repos``.
 
     ``repos`` are (name, working copy) pairs; a repository indexed before but not
-    named now is left as it is (``forget`` removes one). ``pull`` fast-forwards each
-    working copy first; ``rebuild`` drops the index and ingests everything again (what
-    to do when the database was lost or its recipe changed). ``on_progress`` receives
-    the phase ``ingest`` (documents written) of each repository with changes.
+    named now is left as it is. ``pull`` fast-forwards each working copy first;
+    ``rebuild`` drops the index and ingests everything again (what to do when the
+    database was lost or its recipe changed). ``on_progress`` receives the phase
+    ``ingest`` (documents written) of each repository with changes. ``conn`` is an open
+    connection to use (a team write holds the writer lock on it).
+
+    A working copy whose ``HEAD`` is behind the commit the index holds for it (or has
+    diverged from it) is refused: ingesting it would take other machines' writes out
+    of the index. Pull first (``pull``), or ``rebuild`` to index it as it is.
     """
     from .db import drop_schema, split_url
 
@@ -119,39 +134,62 @@ def ingest(
     recipe = recipe_of(config, redactor)
     _, schema = split_url(url)
     report = IngestReport()
-    with connect(url, autocommit=True) as conn:
+    own = conn is None
+    conn = connect(url, autocommit=True) if own else conn
+    try:
         if rebuild:
             drop_schema(conn, schema)
         ensure_schema(conn, schema, recipe)
         for name, path in repos:
-            started = time.perf_counter()
-            one = RepoReport(name)
-            report.repos.append(one)
-            run_id = conn.execute(
-                "INSERT INTO ingest_runs (repo, started_at) VALUES (%s, now()) RETURNING id",
-                [name],
-            ).fetchone()[0]
-            try:
-                if pull:
-                    git.pull(Path(path))
-                _ingest_repo(conn, name, Path(path), config, redactor, one, on_progress)
-            except (git.GitError, IndexBackendError) as exc:
-                one.error = str(exc)
-            except db_errors() as exc:
-                one.error = f"database error: {str(exc).strip().splitlines()[0]}"
-            one.seconds = time.perf_counter() - started
-            conn.execute(
-                "UPDATE ingest_runs SET finished_at = now(), head_sha = %s, added = %s, "
-                "changed = %s, removed = %s, unchanged = %s, error = %s WHERE id = %s",
-                [one.head, one.added, one.changed, one.removed, one.unchanged, one.error, run_id],
-            )
+            report.repos.append(_run(conn, name, Path(path), config, redactor, pull, on_progress))
+    finally:
+        if own:
+            conn.close()
     return report
+
+
+def _run(conn, name, path: Path, config, redactor, pull: bool, on_progress) -> RepoReport:
+    """One repository's ingest, recorded in ``ingest_runs`` (its error too)."""
+    started = time.perf_counter()
+    one = RepoReport(name)
+    run_id = conn.execute(
+        "INSERT INTO ingest_runs (repo, started_at) VALUES (%s, now()) RETURNING id", [name]
+    ).fetchone()[0]
+    try:
+        if pull:
+            git.pull(path)
+        _ingest_repo(conn, name, path, config, redactor, one, on_progress)
+    except (git.GitError, IndexBackendError) as exc:
+        one.error = str(exc)
+    except db_errors() as exc:
+        one.error = f"database error: {str(exc).strip().splitlines()[0]}"
+    one.seconds = time.perf_counter() - started
+    conn.execute(
+        "UPDATE ingest_runs SET finished_at = now(), head_sha = %s, added = %s, "
+        "changed = %s, removed = %s, unchanged = %s, error = %s WHERE id = %s",
+        [one.head, one.added, one.changed, one.removed, one.unchanged, one.error, run_id],
+    )
+    return one
+
+
+def indexed_head(conn, name: str) -> str | None:
+    """The commit of repository ``name`` the team index holds (None: never ingested)."""
+    row = conn.execute("SELECT head_sha FROM repos WHERE name = %s", [name]).fetchone()
+    return row[0] if row else None
 
 
 def _ingest_repo(conn, name, path: Path, config, redactor, one: RepoReport, on_progress) -> None:
     from psycopg.types.json import Jsonb
 
     one.head = git.head(path)
+    held_head = indexed_head(conn, name)
+    if held_head and one.head != held_head and not git.descends_from(path, one.head, held_head):
+        raise IndexBackendError(
+            f"{path} is at {(one.head or 'no commit')[:12]}, behind or beside the commit the "
+            f"team index holds for {name!r} ({held_head[:12]}): ingesting it would drop "
+            "other machines' changes — pull first (mnemosyne ingest --pull), or "
+            "--rebuild to index this copy as it is"
+        )
     tree = git.note_blobs(path, one.head) if one.head else {}
     held = {
         rel: (sha, nid)
@@ -165,28 +203,21 @@ def _ingest_repo(conn, name, path: Path, config, redactor, one: RepoReport, on_p
     progress = phase(on_progress, "ingest", len(gone) + len(todo)) if gone or todo else None
     for rel in gone:
         with writer_lock(conn):
-            seq = _next_seq(conn)
-            _remove(conn, held[rel][1], seq)
+            conn.execute("SELECT remove_note(%s, next_change())", [held[rel][1]])
         one.removed += 1
         if progress:
             progress.advance()
-    # git answers in the order asked: one blob in memory at a time
-    for rel, (sha, data) in zip(todo, git.blobs(path, [tree[rel] for rel in todo])):
-        rows = _rows_of(name, rel, sha, data, config, redactor)
-        with writer_lock(conn):
-            seq = _next_seq(conn)
-            old = conn.execute(
-                "SELECT nid FROM notes WHERE repo = %s AND rel_path = %s", [name, rel]
-            ).fetchone()
-            if old is not None:
-                _remove(conn, old[0], seq)
-            _store(conn, rows, seq, Jsonb)
-        if rel in held:
-            one.changed += 1
-        else:
-            one.added += 1
-        if progress:
-            progress.advance()
+    # git answers in the order asked; this thread parses the next notes while the
+    # writer's thread waits for the database to store the last (a bounded queue)
+    with _Writer(conn, Jsonb) as writer:
+        for rel, (sha, data) in zip(todo, git.blobs(path, [tree[rel] for rel in todo])):
+            writer.put(_rows_of(name, rel, sha, data, config, redactor))
+            if rel in held:
+                one.changed += 1
+            else:
+                one.added += 1
+            if progress:
+                progress.advance()
     if progress:
         progress.finish()
     with writer_lock(conn):
@@ -198,22 +229,6 @@ def _ingest_repo(conn, name, path: Path, config, redactor, one: RepoReport, on_p
             "ingested_at = EXCLUDED.ingested_at, counts = EXCLUDED.counts",
             [name, str(path), one.head, Jsonb(counts)],
         )
-
-
-def _next_seq(conn) -> int:
-    """Count one change (inside the writer lock): what readers poll to see changes."""
-    return conn.execute(
-        "UPDATE meta SET value = to_jsonb(value::text::bigint + 1) WHERE key = 'seq' "
-        "RETURNING value::text::bigint"
-    ).fetchone()[0]
-
-
-def _remove(conn, nid: int, seq: int) -> None:
-    for table in ("section_postings", "field_postings", "sections", "notes"):
-        conn.execute(f"DELETE FROM {table} WHERE nid = %s", [nid])
-    conn.execute(
-        "INSERT INTO removed (nid, seq) VALUES (%s, %s) ON CONFLICT (nid) DO NOTHING", [nid, seq]
-    )
 
 
 @dataclass
@@ -257,65 +272,109 @@ def _rows_of(repo, rel, sha, data: bytes, config: VaultConfig, redactor) -> _Row
     return _Rows(repo, rel, sha, meta, title_tf, tags_tf, sections, texts, body, whole, version)
 
 
-def _store(conn, rows: _Rows, seq: int, Jsonb) -> None:
-    """The note's rows under a new note id and a contiguous run of section ids."""
-    nid = conn.execute("SELECT nextval('note_ids')").fetchone()[0]
-    count = len(rows.sections)
-    first = conn.execute("SELECT nextval('section_ids')").fetchone()[0]
-    if count > 1:
-        conn.execute("SELECT setval('section_ids', %s)", [first + count - 1])
-    tlen, glen = sum(rows.title_tf.values()), sum(rows.tags_tf.values())
-    conn.execute(
-        "INSERT INTO notes (nid, repo, rel_path, path, blob_sha, meta, first_sid, "
-        "section_count, tlen, glen, body, text, version, seq) VALUES (%s, %s, %s, %s, %s, "
-        "%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+class _Writer:
+    """Stores notes (``_store_note``) in order on a thread of its own, so parsing the next
+    ones overlaps the database's work on the last. An error there stops the ingest: it
+    is raised by the next ``put`` or at the end of the ``with`` block."""
+
+    _STOP = object()
+
+    def __init__(self, conn, Jsonb) -> None:
+        self._conn, self._jsonb = conn, Jsonb
+        self._queue: queue.Queue = queue.Queue(maxsize=_WRITE_AHEAD)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="mnemosyne-ingest", daemon=True)
+
+    def __enter__(self) -> _Writer:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while True:
+            rows = self._queue.get()
+            if rows is self._STOP:
+                return
+            if self._error is None:
+                try:
+                    _store_note(self._conn, rows, self._jsonb)
+                except BaseException as exc:  # handed to the ingesting thread
+                    self._error = exc
+
+    def _check(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def put(self, rows: _Rows) -> None:
+        self._check()
+        self._queue.put(rows)
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        self._queue.put(self._STOP)
+        self._thread.join()
+        if exc_type is None:
+            self._check()
+
+
+# Parsed notes waiting for the writer at most (each holds its texts and term counts).
+_WRITE_AHEAD = 32
+
+
+def _int_array(values: list[int]) -> str:
+    """A PostgreSQL integer array literal ("{1,2,3}")."""
+    return "{" + ",".join(map(str, values)) + "}"
+
+
+def _store_note(conn, rows: _Rows, Jsonb) -> bool:
+    """Write one note in one statement (``store_note`` in the database: the writer lock,
+    a change number, the old version removed, the rows stored; one transaction). True
+    when it replaced an older version. A posting names its section by its place in the
+    note (the database assigns the note's run of section ids)."""
+    postings: dict[str, tuple[list[int], list[int]]] = {}
+    sections = []
+    for offset, (sec, text) in enumerate(zip(rows.sections, rows.texts)):
+        heading, start, end, line, blen, hlen, stale, body_tf, heading_tf = sec
+        sections.append([heading, start, end, line, blen, hlen, stale, text])
+        # the local index's codes: body tf in the low byte, heading tf above it
+        for term, tf in body_tf.items():
+            code = min(tf, 255) | (min(heading_tf.get(term, 0), 255) << 8)
+            slot = postings.setdefault(term, ([], []))
+            slot[0].append(offset)
+            slot[1].append(code)
+        for term, tf in heading_tf.items():
+            if term not in body_tf:
+                slot = postings.setdefault(term, ([], []))
+                slot[0].append(offset)
+                slot[1].append(min(tf, 255) << 8)
+    title, tags = rows.title_tf, rows.tags_tf
+    fields = (
         [
-            nid,
+            [term, min(title.get(term, 0), 255) | (min(tags.get(term, 0), 255) << 8)]
+            for term in title.keys() | tags.keys()
+        ]
+        if rows.sections
+        else []
+    )
+    return conn.execute(
+        "SELECT store_note(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+        [
             rows.repo,
             rows.rel,
             rows.meta["path"],
             rows.sha,
             Jsonb(rows.meta),
-            first,
-            count,
-            tlen,
-            glen,
+            sum(title.values()),
+            sum(tags.values()),
             rows.body,
             rows.text,
             rows.version,
-            seq,
+            Jsonb(sections),
+            Jsonb(
+                [
+                    [term, _int_array(offsets), _int_array(codes)]
+                    for term, (offsets, codes) in postings.items()
+                ]
+            ),
+            Jsonb(fields),
+            WRITER_LOCK_KEY,
         ],
-    )
-    postings: dict[str, tuple[list[int], list[int]]] = {}
-    with conn.cursor().copy(
-        "COPY sections (sid, nid, heading, start_char, end_char, line, body_len, "
-        "heading_len, stale, text) FROM STDIN"
-    ) as copy:
-        for offset, (sec, text) in enumerate(zip(rows.sections, rows.texts)):
-            heading, start, end, line, blen, hlen, stale, body_tf, heading_tf = sec
-            sid = first + offset
-            copy.write_row((sid, nid, heading, start, end, line, blen, hlen, stale, text))
-            # the local index's codes: body tf in the low byte, heading tf above it
-            for term, tf in body_tf.items():
-                code = min(tf, 255) | (min(heading_tf.get(term, 0), 255) << 8)
-                slot = postings.setdefault(term, ([], []))
-                slot[0].append(sid)
-                slot[1].append(code)
-            for term, tf in heading_tf.items():
-                if term not in body_tf:
-                    slot = postings.setdefault(term, ([], []))
-                    slot[0].append(sid)
-                    slot[1].append(min(tf, 255) << 8)
-    if postings:
-        with conn.cursor().copy(
-            "COPY section_postings (term, nid, sids, codes) FROM STDIN"
-        ) as copy:
-            for term, (sids, codes) in postings.items():
-                copy.write_row((term, nid, sids, codes))
-    if rows.sections and (rows.title_tf or rows.tags_tf):
-        with conn.cursor().copy("COPY field_postings (term, nid, code) FROM STDIN") as copy:
-            for term in rows.title_tf.keys() | rows.tags_tf.keys():
-                code = min(rows.title_tf.get(term, 0), 255) | (
-                    min(rows.tags_tf.get(term, 0), 255) << 8
-                )
-                copy.write_row((term, nid, code))
+    ).fetchone()[0]

@@ -31,8 +31,9 @@ def current_seq(conn) -> int:
 class RemoteTerms:
     """Fetches terms' postings from both tables in one round trip, for both maps."""
 
-    def __init__(self, conn, note_limit: int) -> None:
+    def __init__(self, conn, note_limit: int, note_first: array) -> None:
         self._conn = conn
+        self._note_first = note_first
         # notes from this id on came after the snapshot the index was loaded from
         self._limit = note_limit
         self.sections = RemotePostings(self, "section_postings")
@@ -47,18 +48,22 @@ class RemoteTerms:
 
     def _fetch(self, terms: list[str]) -> None:
         rows = self._conn.execute(
-            "SELECT 0, term, nid, sids, codes FROM section_postings "
+            "SELECT 0, term, nid, sections, codes FROM section_postings "
             "WHERE term = ANY(%(terms)s) AND nid < %(limit)s "
-            "UNION ALL SELECT 1, term, nid, ARRAY[nid], ARRAY[code] FROM field_postings "
+            "UNION ALL SELECT 1, term, nid, NULL, ARRAY[code] FROM field_postings "
             "WHERE term = ANY(%(terms)s) AND nid < %(limit)s ORDER BY 1, 2, 3",
             {"terms": terms, "limit": self._limit},
         ).fetchall()
         found: tuple[dict, dict] = ({}, {})
-        for table, term, _nid, ids, codes in rows:
+        first = self._note_first
+        for table, term, nid, places, codes in rows:
             slot = found[table].get(term)
             if slot is None:
                 slot = found[table][term] = (array("I"), array("H"))
-            slot[0].extend(ids)
+            if places is None:  # a title/tags posting: the note's id
+                slot[0].append(nid)
+            else:  # a section's place in its note -> its id
+                slot[0].extend(map(first[nid].__add__, places))
             slot[1].extend(codes)
         for term in terms:
             self.sections._cache[term] = found[0].get(term)
@@ -174,7 +179,7 @@ def load_index(conn) -> tuple[Index, int]:
     index.sec_blen, index.sec_hlen = columns["blen"], columns["hlen"]
     index.sec_stale = stale
     index.sec_heading = headings
-    remote = RemoteTerms(conn, size)
+    remote = RemoteTerms(conn, size, note_first)
     index.sections, index.note_fields = remote.sections, remote.fields
     index.derived["remote_terms"] = remote
     index._sum = sums
