@@ -794,10 +794,12 @@ class Mnemosyne:
         include_archive: bool = False,
         expansions: dict | None = None,
         exact: bool = False,
+        repos: Iterable[str] | None = None,
     ) -> dict:
         """Search the vault; returns the shared search shape (see DESIGN.md).
 
         ``limit=None`` returns every match of an ``exact`` search (past ``MAX_LIMIT``).
+        ``repos`` keeps the notes of those repositories of a team index (``team``).
         """
         if not isinstance(query, str):
             raise InvalidInputError(f"the query must be a string, got {type(query).__name__}")
@@ -827,8 +829,9 @@ class Mnemosyne:
             required_labels = parse_label_filter(labels)
         else:
             required_labels = []
+        repos = self.check_repos(repos)
         index = self.index
-        allowed = self._note_filter(index, zone, required_labels, include_archive)
+        allowed = self._note_filter(index, zone, required_labels, include_archive, repos)
         # Echoed in the response (which may be logged) and read by the verdict, which
         # names query words back: both from the redacted query, redacted once.
         redacted_query = self.redactor.redact(query)
@@ -904,7 +907,7 @@ class Mnemosyne:
         if not ranked and allowed is not None:
             # Nothing found: say so when it is the filter that leaves no note at all,
             # and name the filter where the verdict speaks of the whole vault.
-            empty = self._empty_filter_note(index, allowed, zone, required_labels)
+            empty = self._empty_filter_note(index, allowed, zone, required_labels, repos)
             if empty is not None:
                 note = empty
             elif note == NO_WORD_NOTE and (zone is not None or required_labels):
@@ -1127,8 +1130,27 @@ class Mnemosyne:
                 valid_choices=EXPANSION_TIERS,
             )
 
-    def _note_filter(self, index, zone, required_labels, include_archive):
-        if zone is None and not required_labels and include_archive:
+    def check_repos(self, repos) -> frozenset[str] | None:
+        """``repos`` as a set (None for no filter); a local index has no repositories."""
+        if repos is None:
+            return None
+        if isinstance(repos, str) or not all(isinstance(r, str) for r in repos):
+            raise InvalidInputError(
+                f"repos must be a list of repository names, got {repos!r}",
+                fix="pass e.g. ['platform']",
+            )
+        wanted = frozenset(r.strip().strip("/") for r in repos if r.strip())
+        if not wanted:
+            return None
+        if not getattr(self, "index_url", None):
+            raise InvalidInputError(
+                "repos filters a team index's repositories; this vault's own index has none "
+                "— search with --index URL, or filter by zone instead"
+            )
+        return wanted
+
+    def _note_filter(self, index, zone, required_labels, include_archive, repos=None):
+        if zone is None and not required_labels and include_archive and not repos:
             return None
         notes = index.notes
         if required_labels:
@@ -1137,6 +1159,8 @@ class Mnemosyne:
         def allowed(nid: int) -> bool:
             meta = notes[nid]
             if meta is None or (meta["archived"] and not include_archive):
+                return False
+            if repos and meta["path"].split("/", 1)[0] not in repos:
                 return False
             if zone is not None:
                 # Folder names may be NFD on disk (macOS); the filter is NFC.
@@ -1147,11 +1171,18 @@ class Mnemosyne:
 
         return allowed
 
-    def _empty_filter_note(self, index, allowed, zone, required_labels) -> str | None:
+    def _empty_filter_note(self, index, allowed, zone, required_labels, repos=None) -> str | None:
         """Why a filtered search found nothing, when no live note passes the filter at
         all (a zone that does not exist, labels no note carries); else None."""
         if any(allowed(nid) for nid in index.live_note_ids()):
             return None
+        if repos:
+            held = {p.split("/", 1)[0] for p in index.by_path}
+            if not held & repos:
+                shown = ", ".join(sorted(held)[:12])
+                return f"no note is in repository {', '.join(sorted(repos))}" + (
+                    f" (the repositories are: {shown})" if held else ""
+                )
         if zone is not None:
             in_zone = self._note_filter(index, zone, [], True)
             if not any(in_zone(nid) for nid in index.live_note_ids()):

@@ -74,7 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--index",
         metavar="URL",
         help="search a team index, postgresql://user@host/db (default: $MNEMOSYNE_INDEX; "
-        "none: the vault's own index); its server is read-only",
+        "none: the vault's own index); writes go to the vault's git working copy, "
+        "then are committed and ingested",
     )
     parser.add_argument(
         "--read-only", action="store_true", help="offer only the read tools (no writes at all)"
@@ -222,8 +223,6 @@ def main(argv: list[str] | None = None) -> int:
             }
         )
         index = args.index or os.environ.get("MNEMOSYNE_INDEX") or None
-        if index:
-            args.read_only = True  # a team index changes through git and ingest
         memory = VaultMemory(
             vault,
             index=index,

@@ -149,6 +149,7 @@ def test_every_tool_is_listed_with_explicit_hints_and_both_schemas(memory):
         "labels",
         "exact",
         "expansions",
+        "repos",
     }
     assert search.input_schema["required"] == ["query"]
     assert {"hits", "no_strong_match", "best_weak", "index"} <= set(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -196,7 +197,11 @@ def test_incremental_reingest_after_commits(url, repos):
         # the rename is a removal and an addition; the deleted journal is removed
         assert (report.added, report.changed, report.removed) == (2, 1, 2)
         assert report.head == _git(repo, "rev-parse", "HEAD").strip()
-        # the open engine sees the new state on its next search
+        # the open engine hears of the change (the database announces it at commit)
+        deadline = time.monotonic() + 5
+        while "platform/hosts/mekong.md" not in engine.note_paths():
+            assert time.monotonic() < deadline, "the change was never heard"
+            time.sleep(0.01)
         hits = _paths(engine.search_response("journald vacuum", limit=3))
         assert hits[0] == "platform/lessons/rhine-disk-full.md"
         assert "platform/lessons/disk-full.md" not in hits
@@ -253,6 +258,9 @@ def test_recipe_change_asks_for_a_rebuild(url, repos):
     )
     with pytest.raises(IndexBackendError, match="--rebuild"):
         ingest(url, [(name, repo)], config=load_config(repo))
+    with Mnemosyne(repo, index=url) as engine:
+        assert engine.search_response("postgres failover")["hits"]  # still served
+        assert any("--rebuild" in w for w in engine.stats()["engine_warnings"])
 
 
 def test_a_stale_head_shows_in_freshness(url, team_vault, repos):
@@ -465,6 +473,8 @@ def test_reading_doors_through_a_team_index(url, repos):
         assert latest["hits"] and latest["hits"][0]["path"] == "platform/journal/2026-03-02.md"
         history = memory.host_history("danube")
         assert history["host_note"]["path"] == "platform/hosts/danube.md"
+        related = memory.related("platform/runbooks/postgres-failover.md")
+        assert related["path"] == "platform/runbooks/postgres-failover.md"
 
 
 def _local_and_team(url, repos):
@@ -528,3 +538,39 @@ def test_hermes_door_searches_the_team_index(url, repos, tmp_path, monkeypatch):
     finally:
         provider.shutdown()
     assert result["hits"][0]["path"] == "platform/runbooks/postgres-failover.md"
+
+
+def test_repos_filter_on_search_and_list(url, team_vault, capsys):
+    config = load_config(team_vault)
+    ingest(url, config.repos, config=config)
+    with VaultMemory(team_vault, index=url) as memory:
+        everywhere = _paths(memory.search_response("runbook release failover", limit=10))
+        assert {p.split("/")[0] for p in everywhere} == {"platform", "product"}
+        only = memory.search_response("runbook release failover", limit=10, repos=["product"])
+        assert only["hits"] and all(p.startswith("product/") for p in _paths(only))
+        listed = memory.list_notes(repos=["platform"], limit=None)
+        assert {n["path"].split("/")[0] for n in listed["notes"]} == {"platform"}
+        assert listed["total"] == 4
+        none = memory.search_response("release", repos=["nowhere"])
+        assert none["hits"] == [] and "repositories are: platform, product" in (
+            none["absence_note"] or ""
+        )
+    from birkin_mnemosyne.web.api import Api
+
+    with VaultMemory(team_vault, index=url) as memory:
+        web = Api(memory).call("GET", "/api/search", "q=release&repos=product", None)
+        assert web["hits"] and all(h["path"].startswith("product/") for h in web["hits"])
+    argv = ["--vault", str(team_vault), "--index", url, "list", "--repo", "product", "--json"]
+    assert cli_main(argv) == 0
+    assert {n["path"] for n in json.loads(capsys.readouterr().out)["notes"]} == {
+        "product/runbooks/release-mobile.md",
+        "product/decisions/adr-002-deposits.md",
+    }
+
+
+def test_repos_filter_needs_a_team_index(vault):
+    vault.write("a.md", "# A\n\nzebra\n")
+    from birkin_mnemosyne.errors import InvalidInputError
+
+    with Mnemosyne(vault.root) as engine, pytest.raises(InvalidInputError, match="team index"):
+        engine.search_response("zebra", repos=["platform"])

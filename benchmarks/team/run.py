@@ -52,7 +52,8 @@ CLOCK = 1_783_000_000.0  # a fixed "now" (2026-07-02), the same for both engines
 
 
 def _git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+    identity = ["-c", "user.email=bench@example.org", "-c", "user.name=bench"]
+    subprocess.run(["git", "-C", str(repo), *identity, *args], check=True, capture_output=True)
 
 
 def make_repo(source: Path, target: Path) -> Path:
@@ -62,7 +63,7 @@ def make_repo(source: Path, target: Path) -> Path:
     shutil.copytree(source, target, ignore=shutil.ignore_patterns(".mnemosyne", ".git"))
     _git(target, "init", "-q")
     _git(target, "add", "-A")
-    _git(target, "-c", "user.email=b@example.org", "-c", "user.name=bench", "commit", "-qm", "c")
+    _git(target, "commit", "-qm", "c")
     return target
 
 

@@ -20,6 +20,16 @@ from .common import CommandError, add_command, add_json_flag, add_label_option, 
 from .output import describe_labels, highlight, note, print_json, query_words
 
 
+def _add_repo_filter(parser) -> None:
+    parser.add_argument(
+        "--repo",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="with a team index (--index): only notes of this repository (repeatable)",
+    )
+
+
 def register_search(sub):
     p = add_command(
         sub,
@@ -47,6 +57,7 @@ def register_search(sub):
         help="with --exact: every note holding the text, past the cap of 200",
     )
     p.add_argument("--include-archive", action="store_true", help="also search _archive/")
+    _add_repo_filter(p)
     p.add_argument(
         "--semantic",
         action="store_true",
@@ -74,6 +85,7 @@ def run_search(args) -> int:
             labels=args.label,
             include_archive=args.include_archive,
             exact=args.exact,
+            repos=args.repo or None,
         )
     if args.json:
         print_json(response)
@@ -391,6 +403,7 @@ def register_list(sub):
     )
     size.add_argument("--all", action="store_true", help="every note, on one page")
     p.add_argument("--page", type=int, default=1, metavar="N", help="page number (default 1)")
+    _add_repo_filter(p)
     add_json_flag(p)
     p.set_defaults(handler=run_list)
     return p
@@ -405,6 +418,7 @@ def run_list(args) -> int:
             limit=None if args.all else args.limit,
             since=args.since,
             until=args.until,
+            repos=args.repo or None,
         )
     if args.json:
         print_json(listing)

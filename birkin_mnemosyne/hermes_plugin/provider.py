@@ -549,6 +549,7 @@ class MnemosyneMemoryProvider(MemoryProvider):
             zone=args.get("zone"),
             labels=args.get("labels"),
             exact=_flag(args.get("exact", False)),
+            repos=args.get("repos") or None,
         )
         for hit in response["hits"]:
             self._recalled.setdefault(hit["key"], _note_ref(hit))

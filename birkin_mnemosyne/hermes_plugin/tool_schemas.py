@@ -72,6 +72,12 @@ SEARCH_SCHEMA = {
                 "type": "string",
                 "description": "Only notes in this folder and its subfolders, e.g. runbooks.",
             },
+            "repos": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "With a team index: only notes of these repositories, "
+                "e.g. platform.",
+            },
             "labels": {
                 "type": "array",
                 "items": {"type": "string"},

@@ -48,6 +48,13 @@ Labels = Annotated[
     list[str] | None,
     Field(description="namespace:value labels, all required (AND), e.g. ['project:atlas']"),
 ]
+Repos = Annotated[
+    list[str] | None,
+    Field(
+        description="with a team index: only notes of these repositories (a note's path "
+        "begins with its repository's name), e.g. ['platform']"
+    ),
+]
 
 
 class Door:
@@ -91,6 +98,7 @@ class Door:
             Expansions | None,
             Field(description="your own synonyms/keywords/related words, scored lower"),
         ] = None,
+        repos: Repos = None,
     ) -> Annotated[CallToolResult, SearchResult]:
         """Search the memory vault: do it before answering from memory.
 
@@ -101,6 +109,8 @@ class Door:
         memory_latest (newest sections first). Records no usage.
         """
         options: dict[str, Any] = {"zone": zone, "labels": labels, "exact": exact}
+        if repos:
+            options["repos"] = repos
         if expansions is not None:
             options["expansions"] = expansions.model_dump(exclude_none=True)
         return tool_result(self.call(self.memory.search_response, query, limit, **options))
@@ -190,6 +200,7 @@ class Door:
         until: Annotated[
             str | None, Field(description="only notes up to then (same forms as since)")
         ] = None,
+        repos: Repos = None,
     ) -> Annotated[CallToolResult, NoteList]:
         """List notes, newest first, optionally in one zone (with its subfolders), with
         all the given labels, and dated within since/until (frontmatter updated, else
@@ -197,7 +208,16 @@ class Door:
         matching note, which shows what the vault holds. Use it to browse when a search
         finds nothing."""
         return tool_result(
-            self.call(self.memory.list_notes, zone, labels, page, limit, since=since, until=until)
+            self.call(
+                self.memory.list_notes,
+                zone,
+                labels,
+                page,
+                limit,
+                since=since,
+                until=until,
+                repos=repos or None,
+            )
         )
 
     def related(

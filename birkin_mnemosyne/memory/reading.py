@@ -107,6 +107,7 @@ class ReadingMixin(MemoryBase):
         since: str | dt.date | None = None,
         until: str | dt.date | None = None,
         now: float | None = None,
+        repos: Iterable[str] | None = None,
     ) -> dict:
         """Live notes, newest first (``updated``, else ``date``, else file time).
 
@@ -114,7 +115,8 @@ class ReadingMixin(MemoryBase):
         ``until`` keep the notes whose time (the one they are ordered by) falls in that
         window, both ends included (``time_bounds``: ``2026-03-02``,
         ``2026-03-02T10:15Z``, ``7d``; ``now`` is what ``7d`` counts back from).
-        ``limit=None`` lists every note on one page, past the cap of 200.
+        ``limit=None`` lists every note on one page, past the cap of 200. ``repos``
+        keeps the notes of those repositories of a team index.
         ``label_counts`` counts labels over every note that passed the filters, not only
         this page.
         """
@@ -126,10 +128,13 @@ class ReadingMixin(MemoryBase):
         folder = check_zone(zone) if zone else None
         required = parse_label_filter(labels) if labels else []
         window = time_window(since, until, now=self._now(now))
+        wanted_repos = self.engine.check_repos(repos)
         index = self.engine.index
         keys = self.engine.keys()
         eligible = []
         for path in keys:
+            if wanted_repos and path.split("/", 1)[0] not in wanted_repos:
+                continue
             meta = index.notes[index.by_path[path]]
             if folder is not None and not (
                 meta["zone"] == folder or meta["zone"].startswith(folder + "/")

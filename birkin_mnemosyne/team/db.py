@@ -21,6 +21,9 @@ Terms are the project's own tokenizer's (``document.index_terms``), never Postgr
 stemmers, so the team index scores exactly as the local one does. A tf code is the
 local index's: body tf in the low byte, heading (or title) tf in the next.
 
+Every change is announced on the channel ``mnemosyne:<schema>`` (``NOTIFY``, at
+commit): a search process listening there reloads without asking before each search.
+
 Note and section ids grow from sequences; a changed note is stored under a new id, as
 the local index does, so postings stay sorted by id. Writers take one advisory lock
 (``writer_lock``): changes commit in id order and every reader sees them in order.
@@ -36,6 +39,7 @@ from ..errors import ExtraNotInstalledError, MnemosyneError
 
 __all__ = [
     "SCHEMA_VERSION",
+    "channel",
     "IndexBackendError",
     "connect",
     "ensure_schema",
@@ -52,6 +56,11 @@ _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 class IndexBackendError(MnemosyneError):
     """The team index database cannot be reached, or holds no index of this version."""
+
+
+def channel(schema: str) -> str:
+    """The notification channel a schema's writers announce changes on."""
+    return f"mnemosyne:{schema}"
 
 
 def is_index_url(value: str | None) -> bool:
@@ -184,10 +193,16 @@ CREATE TABLE IF NOT EXISTS ingest_runs (
     error text
 );
 INSERT INTO meta VALUES ('seq', '0') ON CONFLICT DO NOTHING;
-CREATE OR REPLACE FUNCTION next_change() RETURNS bigint LANGUAGE sql AS $$
+-- A change's number; readers listening on the schema's channel hear of it at commit.
+CREATE OR REPLACE FUNCTION next_change() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    v_seq bigint;
+BEGIN
     UPDATE meta SET value = to_jsonb(value::text::bigint + 1) WHERE key = 'seq'
-    RETURNING value::text::bigint
-$$;
+    RETURNING value::text::bigint INTO v_seq;
+    PERFORM pg_notify('mnemosyne:' || current_schema(), v_seq::text);
+    RETURN v_seq;
+END $$;
 CREATE OR REPLACE FUNCTION remove_note(v_nid integer, v_seq bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN

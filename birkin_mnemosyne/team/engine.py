@@ -7,8 +7,10 @@ files or ``.mnemosyne/`` cache. The vault folder still gives the configuration
 (ranking overrides, the glossary, ``repos``).
 
 It never builds or refreshes the index from files: ``mnemosyne ingest`` does, from git.
-Before each search it asks the database for the change counter (one small query) and
-reloads when a writer has committed since. ``freshness`` compares each configured
+It listens on the schema's channel: every change a writer commits is announced there,
+and the first search after an announcement arrived asks the database for the change
+counter and reloads when it moved (a search with nothing announced costs no round
+trip; ``refresh()`` asks regardless). ``freshness`` compares each configured
 repository's ``HEAD`` with the head the index holds.
 
 The semantic leg is not served from the team index yet: ``mode`` is ``lexical`` and
@@ -17,7 +19,6 @@ The semantic leg is not served from the team index yet: ``mode`` is ``lexical`` 
 
 from __future__ import annotations
 
-import datetime as dt
 import time
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -25,7 +26,7 @@ from urllib.parse import urlsplit
 from ..engine import Mnemosyne, _iso
 from ..index import Index
 from ..progress import ProgressCallback
-from .db import IndexBackendError, connect, db_errors, split_url
+from .db import IndexBackendError, channel, connect, db_errors, split_url
 from .remote import current_seq, load_index
 
 __all__ = ["TeamEngine", "LEXICAL_ONLY"]
@@ -34,6 +35,10 @@ LEXICAL_ONLY = "the team index serves lexical search only (its semantic leg is n
 _TEXT_CACHE = 2048
 # Prefetch passes at most (each one round trip; a query needs two or three).
 _PREFETCH_ROUNDS = 4
+# Query texts remembered as prefetched (per index snapshot).
+_PREFETCHED_TEXTS = 4096
+# How long a working copy's HEAD, once read, stands for ``freshness``.
+_HEAD_CHECK_S = 2.0
 
 
 def _safe_url(url: str) -> str:
@@ -54,17 +59,45 @@ class TeamEngine(Mnemosyne):
         split_url(index)  # a malformed URL fails here, before any connection
         self.index_url = index
         self._conn = None
+        self._stale = True  # a change may have been missed: ask the database
         self._seq: int | None = None
         self._polled: float | None = None  # monotonic time of the last counter check
         self._loaded_at: float | None = None
         self._texts: dict[tuple, str | None] = {}
+        self._prefetched_for: dict[tuple, None] = {}  # (what, snapshot, text) done
+        self._repo_rows: list | None = None  # the repos table, as of the last poll
+        self._heads: dict[str, tuple[float, str | None]] = {}  # repo -> (read at, HEAD)
 
     # -- the connection ----------------------------------------------------------------
 
     def _db(self):
         if self._conn is None or self._conn.closed:
-            self._conn = connect(self.index_url, autocommit=True)
+            conn = connect(self.index_url, autocommit=True)
+            # Listening before anything is read: no change committed after the read
+            # goes unheard. A new connection may have missed some: ask once.
+            conn.execute(f'LISTEN "{channel(split_url(self.index_url)[1])}"')
+            conn.add_notify_handler(self._heard)
+            self._conn = conn
+            self._stale = True
         return self._conn
+
+    def _heard(self, notify) -> None:
+        self._stale = True
+
+    def _changes_heard(self) -> bool:
+        """Whether a writer announced a change since the last look (no round trip: the
+        announcements already on the socket are read)."""
+        conn = self._db()
+        try:
+            pgconn = conn.pgconn
+            pgconn.consume_input()
+            while pgconn.notifies() is not None:
+                self._stale = True
+        except db_errors():
+            self._conn = None
+            self._stale = True
+        stale, self._stale = self._stale, False
+        return stale
 
     def _query(self, sql: str, params=()) -> list:
         try:
@@ -105,6 +138,7 @@ class TeamEngine(Mnemosyne):
                         "fill it first: mnemosyne ingest"
                     )
                 self._index, self._seq = load_index(conn)
+                self._check_recipe()
             except db_errors() as exc:
                 self._conn = None
                 raise IndexBackendError(
@@ -117,9 +151,34 @@ class TeamEngine(Mnemosyne):
             self._changed()
         return self._index
 
+    def _check_recipe(self) -> None:
+        """Warn when the index was ingested with other indexing settings than this
+        vault's configuration gives (another version's tokenizer, redaction, type
+        rules): queries are tokenized here, the notes were there."""
+        from .ingest import recipe_of
+
+        rows = self._query("SELECT value FROM meta WHERE key = 'recipe'")
+        if rows and rows[0][0] != recipe_of(self.config, self.redactor):
+            self._warn(
+                "the team index was ingested with other indexing settings (tokenizer "
+                "version, redaction or type rules) than this vault's: results may miss "
+                "notes — rebuild it with this version: mnemosyne ingest --rebuild"
+            )
+
     def _follow(self, index: Index) -> Index:
-        rows = self._query("SELECT value::text::bigint FROM meta WHERE key = 'seq'")
+        """Before each search: when a writer announced a change (or the connection is
+        new), one round trip for the change counter (reload when it moved) and the
+        repositories' rows (``freshness``); else nothing."""
+        if not self._changes_heard() and self._repo_rows is not None:
+            self._polled = time.monotonic()
+            return index
+        rows = self._query(
+            "SELECT (SELECT value::text::bigint FROM meta WHERE key = 'seq'), "
+            "(SELECT coalesce(json_agg(json_build_array(name, head_sha, ingested_at, counts) "
+            "ORDER BY name), '[]') FROM repos)"
+        )
         self._polled = time.monotonic()
+        self._repo_rows = rows[0][1] if rows else []
         if rows and rows[0][0] != self._seq:
             self._index = None
             return self._load()
@@ -139,6 +198,7 @@ class TeamEngine(Mnemosyne):
         before = self._seq
         if full:
             self._index = None
+        self._stale = True  # ask the database, announced or not
         index = self._follow(self._load())
         return {"changed": self._seq != before or full, "notes": self._count_live(index)}
 
@@ -193,7 +253,7 @@ class TeamEngine(Mnemosyne):
 
     # -- fewer round trips -------------------------------------------------------------
 
-    def _prefetched(self, index: Index, ask) -> None:
+    def _prefetched(self, index: Index, key: tuple, ask) -> None:
         """Fetch, a batch per round trip, the terms ``ask(known)`` will look up.
 
         ``ask`` runs with a ``known`` that answers from the postings already held and
@@ -203,7 +263,7 @@ class TeamEngine(Mnemosyne):
         finds every answer held.
         """
         remote = index.derived.get("remote_terms")
-        if remote is None:
+        if remote is None or key in self._prefetched_for:
             return
         for _ in range(_PREFETCH_ROUNDS):
             asked: list[str] = []
@@ -216,7 +276,7 @@ class TeamEngine(Mnemosyne):
 
             ask(known)
             if not asked:
-                return
+                break
             try:
                 remote.prefetch(asked)
             except db_errors() as exc:
@@ -225,17 +285,23 @@ class TeamEngine(Mnemosyne):
                     f"the team index at {_safe_url(self.index_url)} failed: "
                     f"{str(exc).strip().splitlines()[0]}"
                 ) from None
+        # a text asked again (a repeated query) needs no pass: its terms are held
+        self._prefetched_for[key] = None
+        if len(self._prefetched_for) > _PREFETCHED_TEXTS:
+            self._prefetched_for.pop(next(iter(self._prefetched_for)))
 
     def query_units(self, text: str, index: Index):
         from ..tokenizer import query_units
 
-        self._prefetched(index, lambda known: query_units(text, known=known))
+        key = ("units", self._seq, text)
+        self._prefetched(index, key, lambda known: query_units(text, known=known))
         return super().query_units(text, index)
 
     def _translations(self, units, index: Index):
         if units and self.ranking.w_glossary > 0:
             glossary = self.glossary
-            self._prefetched(index, lambda known: glossary.translations(units, known, memo={}))
+            key = ("translations", self._seq, id(glossary), tuple(units))
+            self._prefetched(index, key, lambda known: glossary.translations(units, known, memo={}))
         return super()._translations(units, index)
 
     # -- semantic leg ------------------------------------------------------------------
@@ -248,42 +314,47 @@ class TeamEngine(Mnemosyne):
 
     def repo_heads(self) -> list[dict]:
         """Per repository the index holds: the head ingested and, for a configured one
-        with a working copy here, the working copy's ``HEAD`` and whether they agree."""
+        with a working copy here, the working copy's ``HEAD`` and whether they agree
+        (the ``HEAD`` is read again at most every ``_HEAD_CHECK_S`` seconds)."""
         from . import git
 
+        if self._repo_rows is None:
+            self._follow(self._load())
         configured = dict(self.config.repos)
-        rows = self._query("SELECT name, head_sha, ingested_at, counts FROM repos ORDER BY name")
         out = []
-        for name, indexed, ingested_at, counts in rows:
+        for name, indexed, ingested_at, counts in self._repo_rows or []:
             entry = {
                 "repo": name,
                 "indexed_head": indexed,
-                "ingested_at": ingested_at.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
-                if ingested_at
-                else None,
+                "ingested_at": ingested_at,
                 "notes": (counts or {}).get("notes"),
                 "head": None,
                 "current": None,
             }
             folder = configured.get(name)
             if folder is not None:
-                try:
-                    entry["head"] = git.head(folder)
-                    entry["current"] = entry["head"] == indexed
-                except git.GitError:
-                    pass
+                head = self._heads.get(name)
+                if head is None or time.monotonic() - head[0] > _HEAD_CHECK_S:
+                    try:
+                        head = self._heads[name] = (time.monotonic(), git.head(folder))
+                    except git.GitError:
+                        head = None
+                if head is not None:
+                    entry["head"] = head[1]
+                    entry["current"] = head[1] == indexed
             out.append(entry)
         return out
 
     def freshness(self) -> dict:
-        """The local shape, for the team index: ``fresh`` when every configured
-        repository's ``HEAD`` is the head ingested (``repos`` lists them)."""
+        """The local shape, for the team index: ``fresh`` unless a configured
+        repository's working copy here is at another commit than the index holds
+        (``stale_repos``; ``repos`` lists every repository with both heads). The index
+        itself is the database's state as of this search."""
         index = self._load()
         heads = self.repo_heads()
-        known = [h["current"] for h in heads if h["current"] is not None]
         stale = [h["repo"] for h in heads if h["current"] is False]
         return {
-            "fresh": bool(known) and all(known),
+            "fresh": not stale,
             "notes": self._count_live(index),
             "built_at": _iso(self._loaded_at),
             "checked_at": _iso(time.time()) if self._polled is not None else None,

@@ -229,6 +229,7 @@ def _ingest_repo(conn, name, path: Path, config, redactor, one: RepoReport, on_p
             "ingested_at = EXCLUDED.ingested_at, counts = EXCLUDED.counts",
             [name, str(path), one.head, Jsonb(counts)],
         )
+        conn.execute("SELECT pg_notify('mnemosyne:' || current_schema(), 'repos')")
 
 
 @dataclass

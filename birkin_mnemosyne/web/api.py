@@ -143,6 +143,7 @@ def _search(api: Api, p: Params, body: dict) -> dict:
         zone=p.text("zone"),
         labels=p.items("labels"),
         include_archive=p.flag("include_archive"),
+        repos=p.items("repos") or None,
     )
 
 
