@@ -25,6 +25,8 @@ MCP, Hermes) map the classes to their own surface (the CLI's exit code is
     │   └── UndoConflictError                  a file changed since (also a VersionConflictError)
     ├── RedactionError                         the secret-hash file is missing/malformed
     ├── PlanError (ValueError)                 a curation plan cannot be used
+    ├── IndexBackendError                      a team index's database cannot be used
+    ├── GitError                               a team repository cannot be read with git
     └── ExtraNotInstalledError (ImportError)   an optional extra is missing
 
 **Fixes name the door's own operations.** A ``fix`` is a constant template that names
@@ -68,6 +70,8 @@ __all__ = [
     "ConfigError",
     "DOORS",
     "ExtraNotInstalledError",
+    "GitError",
+    "IndexBackendError",
     "InvalidInputError",
     "InvalidPathError",
     "JournalError",
@@ -396,6 +400,15 @@ class RedactionError(MnemosyneError):
 
 class PlanError(MnemosyneError, ValueError):
     """A curation plan is malformed."""
+
+
+class IndexBackendError(MnemosyneError):
+    """A team index's database cannot be reached, holds no index of this version, or
+    refused a change (``team``)."""
+
+
+class GitError(MnemosyneError):
+    """A team repository could not be read or written with git (``team``)."""
 
 
 class ExtraNotInstalledError(MnemosyneError, ImportError):

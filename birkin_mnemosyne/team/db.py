@@ -35,7 +35,7 @@ import re
 from contextlib import contextmanager
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from ..errors import ExtraNotInstalledError, MnemosyneError
+from ..errors import ExtraNotInstalledError, IndexBackendError
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -52,10 +52,6 @@ SCHEMA_VERSION = 1
 # The advisory lock every writer of a team index holds (a constant key: "mnem").
 WRITER_LOCK_KEY = 0x6D6E656D
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-
-
-class IndexBackendError(MnemosyneError):
-    """The team index database cannot be reached, or holds no index of this version."""
 
 
 def channel(schema: str) -> str:

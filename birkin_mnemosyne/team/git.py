@@ -12,14 +12,10 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from ..errors import MnemosyneError
+from ..errors import GitError
 from ..vault_paths import SKIPPED_DIRS
 
 __all__ = ["GitError", "blobs", "descends_from", "head", "note_blobs", "pull"]
-
-
-class GitError(MnemosyneError):
-    """A repository could not be read with git."""
 
 
 def _git(repo: Path, *args: str, input: bytes | None = None) -> bytes:

@@ -23,14 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from ..errors import MnemosyneError
+from ..errors import IndexBackendError
 
 __all__ = ["ScratchPostgres", "find_binaries", "scratch_unavailable_reason"]
 
 _BIN_ENV = "MNEMOSYNE_PG_BIN"
 
 
-class ScratchServerError(MnemosyneError):
+class ScratchServerError(IndexBackendError):
     """The scratch server could not be set up or started."""
 
 
