@@ -212,6 +212,33 @@ def test_incremental_reingest_after_commits(url, repos):
             not in _paths(engine.search_response("failover drill rehearsed", limit=3))
         )
         assert "platform/journal/2026-03-02.md" not in engine.note_paths()
+        # followed change by change, the open engine ranks as one that read it all now
+        with Mnemosyne(repo, index=url) as fresh:
+            for query in ("journald vacuum", "primary postgresql host", "failover", "danube"):
+                a = engine.search_response(query, limit=5)
+                b = fresh.search_response(query, limit=5)
+                assert [(h["path"], h["score"], h["heading"]) for h in a["hits"]] == [
+                    (h["path"], h["score"], h["heading"]) for h in b["hits"]
+                ]
+                assert a["confidence"] == b["confidence"]
+
+
+def test_an_open_engine_follows_changes_without_reading_everything_again(url, repos, monkeypatch):
+    import birkin_mnemosyne.team.engine as team_engine
+
+    name, repo = repos[0]
+    config = load_config(repo)
+    ingest(url, [(name, repo)], config=config)
+    loads = []
+    real = team_engine.load_index
+    monkeypatch.setattr(team_engine, "load_index", lambda conn: loads.append(1) or real(conn))
+    with Mnemosyne(repo, index=url) as engine:
+        assert engine.search_response("postgres failover")["hits"]
+        _commit(repo, {"notes/kafka.md": "# Kafka retention\n\nTopics keep 7 days.\n"})
+        ingest(url, [(name, repo)], config=config)
+        engine.refresh()
+        assert _paths(engine.search_response("kafka retention"))[0] == "platform/notes/kafka.md"
+    assert loads == [1]
 
 
 def test_secrets_never_reach_the_database_or_a_response(url, repos):

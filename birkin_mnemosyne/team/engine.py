@@ -27,7 +27,7 @@ from ..engine import Mnemosyne, _iso
 from ..index import Index
 from ..progress import ProgressCallback
 from .db import IndexBackendError, channel, connect, db_errors, split_url
-from .remote import current_seq, load_index
+from .remote import current_seq, follow_index, load_index
 
 __all__ = ["TeamEngine", "LEXICAL_ONLY"]
 
@@ -180,8 +180,16 @@ class TeamEngine(Mnemosyne):
         self._polled = time.monotonic()
         self._repo_rows = rows[0][1] if rows else []
         if rows and rows[0][0] != self._seq:
-            self._index = None
-            return self._load()
+            try:
+                self._seq = follow_index(index, self._db(), self._seq)
+            except db_errors() as exc:
+                self._conn = None
+                self._index = None
+                raise IndexBackendError(
+                    f"cannot read the team index at {_safe_url(self.index_url)}: "
+                    f"{str(exc).strip().splitlines()[0]}"
+                ) from None
+            self._changed()
         return index
 
     def needs_build(self) -> bool:

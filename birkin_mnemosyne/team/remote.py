@@ -16,7 +16,7 @@ from array import array
 from ..index import _STORED_FIELDS, Index, IndexCorruptError
 from ..index_columns import NoteRows
 
-__all__ = ["RemotePostings", "RemoteTerms", "current_seq", "load_index"]
+__all__ = ["RemotePostings", "RemoteTerms", "current_seq", "follow_index", "load_index"]
 
 # Postings fetched in one round trip at most (a query's terms and their glossary forms).
 _BATCH = 64
@@ -114,75 +114,129 @@ class RemotePostings:
         return self._source.terms(self._table)
 
 
+_NOTE_COLUMNS = "nid, meta, first_sid, section_count, tlen, glen"
+_SECTION_COLUMNS = "sid, nid, heading, start_char, end_char, line, body_len, heading_len, stale"
+
+
 def load_index(conn) -> tuple[Index, int]:
     """(the index as the database holds it now, the change counter it is of).
 
     One REPEATABLE READ snapshot: a writer committing meanwhile is seen whole or not at
-    all. The posting maps read later through ``conn``; the caller reloads when the
-    counter moves (``current_seq``), so they never mix two states for long.
+    all. The posting maps read later through ``conn`` and ignore notes newer than the
+    snapshot; the caller follows the counter (``follow_index``).
     """
     with conn.transaction():
         conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
         seq = current_seq(conn)
-        notes = conn.execute(
-            "SELECT nid, meta, first_sid, section_count, tlen, glen FROM notes ORDER BY nid"
-        ).fetchall()
-        sections = conn.execute(
-            "SELECT sid, nid, heading, start_char, end_char, line, body_len, heading_len, "
-            "stale FROM sections ORDER BY sid"
-        ).fetchall()
+        notes = conn.execute(f"SELECT {_NOTE_COLUMNS} FROM notes ORDER BY nid").fetchall()
+        sections = conn.execute(f"SELECT {_SECTION_COLUMNS} FROM sections ORDER BY sid").fetchall()
     index = Index()
-    size = notes[-1][0] + 1 if notes else 0
-    count = sections[-1][0] + 1 if sections else 0
-    rows: list = [None] * size
-    note_first = array("i", bytes(4 * size))
-    note_count = array("i", bytes(4 * size))
-    note_tlen = array("i", bytes(4 * size))
-    note_glen = array("i", bytes(4 * size))
-    sums = {"blen": 0, "hlen": 0, "tlen": 0, "glen": 0}
-    live_sections = 0
-    for nid, meta, first, n, tlen, glen in notes:
-        if set(meta) != set(_STORED_FIELDS):
-            raise IndexCorruptError(f"team index note {nid} has other fields than expected")
-        rows[nid] = meta
-        note_first[nid], note_count[nid] = first, n
-        note_tlen[nid], note_glen[nid] = tlen, glen
-        sums["tlen"] += tlen * n
-        sums["glen"] += glen * n
-        live_sections += n
-    sec_note = array("i", [-1]) * count
-    columns = {
-        name: array("i", bytes(4 * count)) for name in ("start", "end", "line", "blen", "hlen")
-    }
-    stale = bytearray(count)
-    headings = [""] * count
-    for sid, nid, heading, start, end, line, blen, hlen, is_stale in sections:
-        sec_note[sid] = nid
-        columns["start"][sid], columns["end"][sid] = start, end
-        columns["line"][sid] = line
-        columns["blen"][sid], columns["hlen"][sid] = blen, hlen
-        stale[sid] = 1 if is_stale else 0
-        headings[sid] = heading
-        sums["blen"] += blen
-        sums["hlen"] += hlen
-    if len(sections) != live_sections:
-        raise IndexCorruptError("team index sections do not match their notes' counts")
     index.notes = NoteRows()
-    for row in rows:
-        index.notes.append(row)
-    index.by_path = {meta["path"]: nid for nid, meta, *_ in notes}
-    index.note_first, index.note_count = note_first, note_count
-    index.note_tlen, index.note_glen = note_tlen, note_glen
-    index.sec_note = sec_note
-    index.sec_start, index.sec_end = columns["start"], columns["end"]
-    index.sec_line = columns["line"]
-    index.sec_blen, index.sec_hlen = columns["blen"], columns["hlen"]
-    index.sec_stale = stale
-    index.sec_heading = headings
-    remote = RemoteTerms(conn, size, note_first)
+    index.sec_heading = []
+    _place(index, notes, sections)
+    _attach_postings(index, conn)
+    return index, seq
+
+
+def follow_index(index: Index, conn, since: int) -> int:
+    """Apply to ``index`` (loaded or followed to change ``since``) the changes committed
+    after it: the notes removed leave (tombstoned, as a local index does), the notes
+    stored come in under their ids. Returns the change counter it is now of. The
+    postings fetched so far are dropped (the changed notes' terms are among them); the
+    notes' rows, section columns and texts are kept, so a change of a few notes costs
+    reading those notes, not the whole index again."""
+    with conn.transaction():
+        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        seq = current_seq(conn)
+        gone = [r[0] for r in conn.execute("SELECT nid FROM removed WHERE seq > %s", [since])]
+        notes = conn.execute(
+            f"SELECT {_NOTE_COLUMNS} FROM notes WHERE seq > %s ORDER BY nid", [since]
+        ).fetchall()
+        nids = [row[0] for row in notes]
+        sections = conn.execute(
+            f"SELECT {_SECTION_COLUMNS} FROM sections WHERE nid = ANY(%s) ORDER BY sid", [nids]
+        ).fetchall()
+    for nid in gone:
+        if nid < len(index.notes) and index.notes[nid] is not None:
+            _tombstone(index, nid)
+    if notes and notes[0][0] < len(index.notes):
+        raise IndexCorruptError("team index notes came back under ids already held")
+    _place(index, notes, sections)
+    index._term_cache.clear()
+    index._term_changes.clear()
+    index._term_cached_postings = 0
+    index._norms = None
+    index.derived.clear()  # kinds and stamps are of ids; "newest" may have moved
+    _attach_postings(index, conn)
+    return seq
+
+
+def _tombstone(index: Index, nid: int) -> None:
+    first, count = index.note_first[nid], index.note_count[nid]
+    for sid in range(first, first + count):
+        index.sec_note[sid] = -1
+        index._sum["blen"] -= index.sec_blen[sid]
+        index._sum["hlen"] -= index.sec_hlen[sid]
+    index._sum["tlen"] -= index.note_tlen[nid] * count
+    index._sum["glen"] -= index.note_glen[nid] * count
+    index.live_sections -= count
+    index.live_notes -= 1
+    index.by_path.pop(index.notes[nid]["path"], None)
+    index.notes[nid] = None
+
+
+def _grow(values: array, size: int, fill: int = 0) -> None:
+    if len(values) < size:
+        values.extend(array(values.typecode, [fill]) * (size - len(values)))
+
+
+def _place(index: Index, notes: list, sections: list) -> None:
+    """Put ``notes`` (ascending ids, all above those held) and their ``sections`` into
+    ``index``, growing its columns; a gap of ids is removed notes."""
+    if notes:
+        size = notes[-1][0] + 1
+        for name in ("note_first", "note_count", "note_tlen", "note_glen"):
+            _grow(getattr(index, name), size)
+        rows = index.notes
+        sums = index._sum
+        for nid, meta, first, n, tlen, glen in notes:
+            if set(meta) != set(_STORED_FIELDS):
+                raise IndexCorruptError(f"team index note {nid} has other fields than expected")
+            while len(rows) < nid:
+                rows.append(None)
+            rows.append(meta)
+            index.by_path[meta["path"]] = nid
+            index.note_first[nid], index.note_count[nid] = first, n
+            index.note_tlen[nid], index.note_glen[nid] = tlen, glen
+            sums["tlen"] += tlen * n
+            sums["glen"] += glen * n
+            index.live_sections += n
+            index.live_notes += 1
+    if sections:
+        count = sections[-1][0] + 1
+        _grow(index.sec_note, count, -1)
+        for name in ("sec_start", "sec_end", "sec_line", "sec_blen", "sec_hlen"):
+            _grow(getattr(index, name), count)
+        if len(index.sec_stale) < count:
+            index.sec_stale.extend(bytes(count - len(index.sec_stale)))
+        headings = index.sec_heading
+        if len(headings) < count:
+            headings.extend([""] * (count - len(headings)))
+        sums = index._sum
+        for sid, nid, heading, start, end, line, blen, hlen, is_stale in sections:
+            index.sec_note[sid] = nid
+            index.sec_start[sid], index.sec_end[sid] = start, end
+            index.sec_line[sid] = line
+            index.sec_blen[sid], index.sec_hlen[sid] = blen, hlen
+            index.sec_stale[sid] = 1 if is_stale else 0
+            headings[sid] = heading
+            sums["blen"] += blen
+            sums["hlen"] += hlen
+    if len(sections) != sum(row[3] for row in notes):
+        raise IndexCorruptError("team index sections do not match their notes' counts")
+
+
+def _attach_postings(index: Index, conn) -> None:
+    remote = RemoteTerms(conn, len(index.notes), index.note_first)
     index.sections, index.note_fields = remote.sections, remote.fields
     index.derived["remote_terms"] = remote
-    index._sum = sums
-    index.live_sections = live_sections
-    index.live_notes = len(notes)
-    return index, seq
