@@ -852,6 +852,7 @@ class Mnemosyne:
                     names=name_words(MARK_RE.sub(" ", redacted_query)) | hidden,
                     params=self.ranking,
                 )
+                self._before_scoring(index, plan.terms)
                 scores = [index.term_scores(term, self.bm25) for term in plan.terms]
                 weigh_translations(plan, scores)
                 if exact or not plan.units:
@@ -937,6 +938,10 @@ class Mnemosyne:
         }
 
     # -- cross-language glossary ------------------------------------------------------
+
+    def _before_scoring(self, index: Index, terms: list[str]) -> None:
+        """Called with the terms a search is about to score (a team index fetches their
+        postings in one round trip here); nothing for a local index."""
 
     @property
     def glossary(self) -> Glossary:

@@ -65,6 +65,8 @@ def _ingest(args) -> int:
                 f"{repo.name} @ {head}: {repo.added} added, {repo.changed} changed, "
                 f"{repo.removed} removed, {repo.unchanged} unchanged ({repo.seconds:.1f} s)"
             )
+        if report.clustered_s is not None:
+            print(f"postings rewritten in term order ({report.clustered_s:.1f} s)")
     return 0 if report.ok else 2
 
 

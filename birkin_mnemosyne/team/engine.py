@@ -286,7 +286,7 @@ class TeamEngine(Mnemosyne):
             if not asked:
                 break
             try:
-                remote.prefetch(asked)
+                remote.check(asked)
             except db_errors() as exc:
                 self._conn = None
                 raise IndexBackendError(
@@ -297,6 +297,18 @@ class TeamEngine(Mnemosyne):
         self._prefetched_for[key] = None
         if len(self._prefetched_for) > _PREFETCHED_TEXTS:
             self._prefetched_for.pop(next(iter(self._prefetched_for)))
+
+    def _before_scoring(self, index: Index, terms: list[str]) -> None:
+        remote = index.derived.get("remote_terms")
+        if remote is not None:
+            try:
+                remote.prefetch(terms)
+            except db_errors() as exc:
+                self._conn = None
+                raise IndexBackendError(
+                    f"the team index at {_safe_url(self.index_url)} failed: "
+                    f"{str(exc).strip().splitlines()[0]}"
+                ) from None
 
     def query_units(self, text: str, index: Index):
         from ..tokenizer import query_units

@@ -72,13 +72,18 @@ class RepoReport:
 @dataclass
 class IngestReport:
     repos: list[RepoReport] = field(default_factory=list)
+    clustered_s: float | None = None  # seconds spent clustering the postings, if it ran
 
     @property
     def ok(self) -> bool:
         return all(r.error is None for r in self.repos)
 
     def to_dict(self) -> dict:
-        return {"ok": self.ok, "repos": [r.to_dict() for r in self.repos]}
+        return {
+            "ok": self.ok,
+            "repos": [r.to_dict() for r in self.repos],
+            "clustered_s": None if self.clustered_s is None else round(self.clustered_s, 2),
+        }
 
 
 def recipe_of(config: VaultConfig, redactor: Redactor) -> dict:
@@ -142,6 +147,10 @@ def ingest(
         ensure_schema(conn, schema, recipe)
         for name, path in repos:
             report.repos.append(_run(conn, name, Path(path), config, redactor, pull, on_progress))
+        written = sum(r.added + r.changed for r in report.repos)
+        held = conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+        if written >= max(_CLUSTER_MIN, _CLUSTER_SHARE * held):
+            report.clustered_s = _cluster(conn)
     finally:
         if own:
             conn.close()
@@ -170,6 +179,26 @@ def _run(conn, name, path: Path, config, redactor, pull: bool, on_progress) -> R
         [one.head, one.added, one.changed, one.removed, one.unchanged, one.error, run_id],
     )
     return one
+
+
+# After an ingest that wrote at least this many notes, and this share of those held, the
+# postings tables are rewritten in term order (CLUSTER): notes are stored one at a time,
+# so a term's rows lie scattered over the table, and a search reading a common term's
+# rows read one page per note. Measured at 100k generated notes: a term in 47,589 notes
+# read 46,406 pages and took 540 ms; clustered, 174 ms.
+_CLUSTER_MIN = 1000
+_CLUSTER_SHARE = 0.25
+
+
+def _cluster(conn) -> float:
+    """Rewrite the postings tables in term order (searches wait meanwhile)."""
+    started = time.perf_counter()
+    with writer_lock(conn):
+        conn.execute("CLUSTER section_postings USING section_postings_pkey")
+        conn.execute("CLUSTER field_postings USING field_postings_pkey")
+    conn.execute("ANALYZE section_postings")
+    conn.execute("ANALYZE field_postings")
+    return time.perf_counter() - started
 
 
 def indexed_head(conn, name: str) -> str | None:

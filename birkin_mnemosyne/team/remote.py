@@ -11,6 +11,9 @@ Ids are the database's (a removed note leaves a hole, as a tombstone does locall
 
 from __future__ import annotations
 
+import itertools
+import operator
+import sys
 from array import array
 
 from ..index import _STORED_FIELDS, Index, IndexCorruptError
@@ -18,8 +21,18 @@ from ..index_columns import NoteRows
 
 __all__ = ["RemotePostings", "RemoteTerms", "current_seq", "follow_index", "load_index"]
 
+_LITTLE = sys.byteorder == "little"
 # Postings fetched in one round trip at most (a query's terms and their glossary forms).
 _BATCH = 64
+
+
+def _unpack(typecode: str, data: bytes) -> array:
+    """Big-endian 4-byte integers (``int4send``) as an array."""
+    values = array(typecode)
+    values.frombytes(bytes(data))
+    if _LITTLE:
+        values.byteswap()
+    return values
 
 
 def current_seq(conn) -> int:
@@ -29,53 +42,97 @@ def current_seq(conn) -> int:
 
 
 class RemoteTerms:
-    """Fetches terms' postings from both tables in one round trip, for both maps."""
+    """What a search asks of the postings tables: whether terms exist (index probes
+    only) and their postings (fetched for the terms scored), a batch per round trip,
+    for both maps."""
 
     def __init__(self, conn, note_limit: int, note_first: array) -> None:
         self._conn = conn
-        self._note_first = note_first
         # notes from this id on came after the snapshot the index was loaded from
         self._limit = note_limit
+        self._note_first = note_first
+        self._exists: dict[str, bool] = {}
         self.sections = RemotePostings(self, "section_postings")
         self.fields = RemotePostings(self, "field_postings")
+
+    def check(self, terms) -> None:
+        """Learn which of ``terms`` each table holds (index probes, no postings read)."""
+        wanted = [t for t in dict.fromkeys(terms) if t not in self._exists]
+        for i in range(0, len(wanted), _BATCH):
+            batch = wanted[i : i + _BATCH]
+            found = {
+                term: (in_sections, in_fields)
+                for term, in_sections, in_fields in self._conn.execute(
+                    "SELECT t, EXISTS (SELECT 1 FROM section_postings WHERE term = t "
+                    "AND nid < %(limit)s), EXISTS (SELECT 1 FROM field_postings "
+                    "WHERE term = t AND nid < %(limit)s) FROM unnest(%(terms)s::text[]) AS t",
+                    {"terms": batch, "limit": self._limit},
+                )
+            }
+            for term in batch:
+                self._exists[term] = found.get(term, (False, False))
+
+    def holds(self, term: str) -> bool:
+        """Whether it is known if the index holds ``term``."""
+        return term in self._exists
+
+    def has(self, term: str) -> bool:
+        """Whether the index holds ``term`` (``Index.has_term``); ``check`` it first."""
+        return any(self._exists[term])
+
+    def in_table(self, term: str, table: str) -> bool:
+        if term not in self._exists:
+            self.check([term])
+        return self._exists[term][0 if table == "section_postings" else 1]
 
     def prefetch(self, terms) -> None:
         """Fetch the postings of ``terms`` not yet held, a batch per round trip."""
         held = self.sections._cache
-        wanted = [t for t in dict.fromkeys(terms) if t not in held]
+        wanted = []
+        for term in dict.fromkeys(terms):
+            if term in held:
+                continue
+            if term in self._exists and not any(self._exists[term]):
+                self.sections._cache[term] = self.fields._cache[term] = None
+            else:
+                wanted.append(term)
         for i in range(0, len(wanted), _BATCH):
             self._fetch(wanted[i : i + _BATCH])
 
     def _fetch(self, terms: list[str]) -> None:
+        # One row per term and table, as packed 4-byte integers (int4send: big-endian)
+        # the server assembles and this process unpacks in C: for sections, each
+        # note's (id, number of its sections holding the term), then per such section
+        # its place in its note and its code; the id is the note's first section id
+        # plus the place. Rows of a term sit together once the table is clustered.
         rows = self._conn.execute(
-            "SELECT 0, term, nid, sections, codes FROM section_postings "
-            "WHERE term = ANY(%(terms)s) AND nid < %(limit)s "
-            "UNION ALL SELECT 1, term, nid, NULL, ARRAY[code] FROM field_postings "
-            "WHERE term = ANY(%(terms)s) AND nid < %(limit)s ORDER BY 1, 2, 3",
+            "SELECT 0, p.term, string_agg(int4send(p.nid) || int4send(cardinality(p.sections)), "
+            "''::bytea ORDER BY p.nid) FILTER (WHERE u.o = 1), "
+            "string_agg(int4send(u.place), ''::bytea ORDER BY p.nid, u.o), "
+            "string_agg(int4send(u.code), ''::bytea ORDER BY p.nid, u.o) "
+            "FROM section_postings p "
+            "CROSS JOIN LATERAL unnest(p.sections, p.codes) WITH ORDINALITY AS u(place, code, o) "
+            "WHERE p.term = ANY(%(terms)s) AND p.nid < %(limit)s GROUP BY p.term "
+            "UNION ALL SELECT 1, term, NULL, string_agg(int4send(nid), ''::bytea ORDER BY nid), "
+            "string_agg(int4send(code), ''::bytea ORDER BY nid) FROM field_postings "
+            "WHERE term = ANY(%(terms)s) AND nid < %(limit)s GROUP BY term",
             {"terms": terms, "limit": self._limit},
         ).fetchall()
         found: tuple[dict, dict] = ({}, {})
         first = self._note_first
-        for table, term, nid, places, codes in rows:
-            slot = found[table].get(term)
-            if slot is None:
-                slot = found[table][term] = (array("I"), array("H"))
-            if places is None:  # a title/tags posting: the note's id
-                slot[0].append(nid)
-            else:  # a section's place in its note -> its id
-                slot[0].extend(map(first[nid].__add__, places))
-            slot[1].extend(codes)
+        for table, term, pairs, values, codes in rows:
+            if pairs is None:  # title/tags: note ids
+                ids = _unpack("I", values)
+            else:
+                heads = _unpack("i", pairs)
+                starts = map(first.__getitem__, heads[0::2])
+                bases = itertools.chain.from_iterable(map(itertools.repeat, starts, heads[1::2]))
+                ids = array("I", map(operator.add, bases, _unpack("i", values)))
+            found[table][term] = (ids, array("H", _unpack("I", codes)))
         for term in terms:
             self.sections._cache[term] = found[0].get(term)
             self.fields._cache[term] = found[1].get(term)
-
-    def holds(self, term: str) -> bool:
-        """Whether ``term``'s postings (or their absence) are already fetched."""
-        return term in self.sections._cache
-
-    def has(self, term: str) -> bool:
-        """Whether a fetched ``term`` is in the index (``Index.has_term``)."""
-        return self.sections._cache[term] is not None or self.fields._cache[term] is not None
+            self._exists[term] = (term in found[0], term in found[1])
 
     def count(self, table: str) -> int:
         return self._conn.execute(f"SELECT count(DISTINCT term) FROM {table}").fetchone()[0]
@@ -105,7 +162,9 @@ class RemotePostings:
         return self._cache[term]
 
     def __contains__(self, term: str) -> bool:
-        return self.get(term) is not None
+        if term in self._cache:
+            return self._cache[term] is not None
+        return self._source.in_table(term, self._table)
 
     def count(self) -> int:
         return self._source.count(self._table)
