@@ -481,6 +481,9 @@ def test_cli_ingest_and_search(url, team_vault, capsys):
     assert out["hits"][0]["path"] == "platform/runbooks/postgres-failover.md"
     assert cli_main(["--vault", str(team_vault), "ingest"]) == 2
     assert "--index" in capsys.readouterr().err
+    assert cli_main(["--vault", str(team_vault), "--index", url, "status"]) == 0
+    status = capsys.readouterr().out
+    assert "team index, fresh" in status and "platform: " in status and "(current)" in status
 
 
 def test_reading_doors_through_a_team_index(url, repos):

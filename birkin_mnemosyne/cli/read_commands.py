@@ -508,11 +508,22 @@ def run_status(args) -> int:
     )
     out.write(f"sections: {stats['sections']}  terms: {stats['terms']}\n")
     idx = stats["index"]
-    out.write(
-        f"index:    {'fresh' if idx['fresh'] else 'stale'}, built {idx['built_at']}, "
-        f"checked {idx['checked_at']} (outside edits seen within "
-        f"{idx['staleness_window_s']:g} s)\n"
-    )
+    if idx.get("backend") == "postgresql":
+        out.write(f"index:    team index, {'fresh' if idx['fresh'] else 'stale'}\n")
+        for repo in idx["repos"]:
+            state = {True: "current", False: f"here at {(repo['head'] or '-')[:12]}"}.get(
+                repo["current"], "no working copy here"
+            )
+            out.write(
+                f"  {repo['repo']}: {(repo['indexed_head'] or 'no commit')[:12]}, "
+                f"{repo['notes']} notes, ingested {repo['ingested_at']} ({state})\n"
+            )
+    else:
+        out.write(
+            f"index:    {'fresh' if idx['fresh'] else 'stale'}, built {idx['built_at']}, "
+            f"checked {idx['checked_at']} (outside edits seen within "
+            f"{idx['staleness_window_s']:g} s)\n"
+        )
     cache = stats["cache"]
     size = "not written" if cache["bytes"] is None else f"{cache['bytes']:,} bytes"
     out.write(f"cache:    {cache['path']} ({size})\n")

@@ -341,6 +341,9 @@ class TeamEngine(Mnemosyne):
         if self._repo_rows is None:
             self._follow(self._load())
         configured = dict(self.config.repos)
+        if (self.vault / ".git").exists() and self.vault not in configured.values():
+            # the vault is a clone: the repository ingest names by its folder
+            configured.setdefault(self.vault.name, self.vault)
         out = []
         for name, indexed, ingested_at, counts in self._repo_rows or []:
             entry = {
@@ -379,8 +382,9 @@ class TeamEngine(Mnemosyne):
             "built_at": _iso(self._loaded_at),
             "checked_at": _iso(time.time()) if self._polled is not None else None,
             "stale_files": None,
+            # writers announce their changes at commit: the next search takes them
             "check_interval_s": 0.0,
-            "staleness_window_s": None,
+            "staleness_window_s": 0.0,
             "checking": False,
             "backend": "postgresql",
             "repos": heads,
