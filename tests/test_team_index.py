@@ -276,6 +276,19 @@ def test_index_loss_is_rebuilt_from_git(url, repos):
     assert [h["score"] for h in after["hits"]] == [h["score"] for h in before["hits"]]
 
 
+def test_a_lost_connection_is_opened_again(url, repos):
+    name, repo = repos[0]
+    ingest(url, [(name, repo)], config=load_config(repo))
+    with Mnemosyne(repo, index=url) as engine:
+        assert engine.search_response("postgres failover")["hits"]
+        pid = engine._conn.info.backend_pid
+        _rows(url, "SELECT pg_terminate_backend(%s)", [pid])
+        time.sleep(0.2)  # the server ends the session
+        response = engine.search_response("journald vacuum")  # on a new connection
+        assert _paths(response)[0] == "platform/lessons/disk-full.md"
+        assert engine._conn.info.backend_pid != pid
+
+
 def test_recipe_change_asks_for_a_rebuild(url, repos):
     name, repo = repos[0]
     ingest(url, [(name, repo)], config=load_config(repo))

@@ -37,6 +37,7 @@ _TEXT_CACHE = 2048
 _PREFETCH_ROUNDS = 4
 # Query texts remembered as prefetched (per index snapshot).
 _PREFETCHED_TEXTS = 4096
+_CONNECTION_OK = 0  # libpq's CONNECTION_OK (psycopg.pq.ConnStatus.OK)
 # How long a working copy's HEAD, once read, stands for ``freshness``.
 _HEAD_CHECK_S = 2.0
 
@@ -79,7 +80,19 @@ class TeamEngine(Mnemosyne):
             conn.add_notify_handler(self._heard)
             self._conn = conn
             self._stale = True
+            remote = self._index.derived.get("remote_terms") if self._index is not None else None
+            if remote is not None:  # a reconnection: the index reads through the new one
+                remote._conn = conn
         return self._conn
+
+    def _drop_connection(self) -> None:
+        """Forget the connection (closed first: a broken one too); the next use opens one."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except db_errors():
+                pass
 
     def _heard(self, notify) -> None:
         self._stale = True
@@ -93,9 +106,12 @@ class TeamEngine(Mnemosyne):
             pgconn.consume_input()
             while pgconn.notifies() is not None:
                 self._stale = True
+            lost = pgconn.status != _CONNECTION_OK
         except db_errors():
-            self._conn = None
-            self._stale = True
+            lost = True
+        if lost:  # the server went away or ended the session: a new connection, asked
+            self._drop_connection()
+            self._db()
         stale, self._stale = self._stale, False
         return stale
 
@@ -103,7 +119,7 @@ class TeamEngine(Mnemosyne):
         try:
             return self._db().execute(sql, params).fetchall()
         except db_errors() as exc:
-            self._conn = None
+            self._drop_connection()
             raise IndexBackendError(
                 f"the team index at {_safe_url(self.index_url)} failed: "
                 f"{str(exc).strip().splitlines()[0]}"
@@ -140,7 +156,7 @@ class TeamEngine(Mnemosyne):
                 self._index, self._seq = load_index(conn)
                 self._check_recipe()
             except db_errors() as exc:
-                self._conn = None
+                self._drop_connection()
                 raise IndexBackendError(
                     f"cannot read the team index at {_safe_url(self.index_url)}: "
                     f"{str(exc).strip().splitlines()[0]}"
@@ -183,7 +199,7 @@ class TeamEngine(Mnemosyne):
             try:
                 self._seq = follow_index(index, self._db(), self._seq)
             except db_errors() as exc:
-                self._conn = None
+                self._drop_connection()
                 self._index = None
                 raise IndexBackendError(
                     f"cannot read the team index at {_safe_url(self.index_url)}: "
@@ -191,6 +207,17 @@ class TeamEngine(Mnemosyne):
                 ) from None
             self._changed()
         return index
+
+    def search_response(self, query: str, limit: int | None = 8, **options) -> dict:
+        """The local engine's search over the team index; a connection the server
+        ended (a restart, an idle timeout) is opened again and the search retried once."""
+        try:
+            return super().search_response(query, limit, **options)
+        except IndexBackendError:
+            if self._conn is not None and not self._conn.broken:
+                raise
+            self._drop_connection()
+            return super().search_response(query, limit, **options)
 
     def needs_build(self) -> bool:
         return False  # ingest builds the team index; a search never does
@@ -288,7 +315,7 @@ class TeamEngine(Mnemosyne):
             try:
                 remote.check(asked)
             except db_errors() as exc:
-                self._conn = None
+                self._drop_connection()
                 raise IndexBackendError(
                     f"the team index at {_safe_url(self.index_url)} failed: "
                     f"{str(exc).strip().splitlines()[0]}"
@@ -304,7 +331,7 @@ class TeamEngine(Mnemosyne):
             try:
                 remote.prefetch(terms)
             except db_errors() as exc:
-                self._conn = None
+                self._drop_connection()
                 raise IndexBackendError(
                     f"the team index at {_safe_url(self.index_url)} failed: "
                     f"{str(exc).strip().splitlines()[0]}"
