@@ -111,12 +111,13 @@ class MemoryBase:
     def _read(self, path: str) -> bytes:
         stored = getattr(self.engine, "stored_note", None)
         if stored is not None:  # a team index: the redacted text ingest stored
-            data = stored(path)
-            if data is None:
+            found = stored(path)
+            if found is None:
                 raise NoteNotFoundError(
                     f"note {path} is not in the team index (removed since) — search again"
                 )
-            return data[0]
+            self._stored_read = (path, *found)  # its version, for ``_version_of``
+            return found[0]
         try:
             return (self.vault / path).read_bytes()
         except (FileNotFoundError, NotADirectoryError):
@@ -128,6 +129,9 @@ class MemoryBase:
     def _version_of(self, path: str, data: bytes) -> str:
         """The version of the note ``data`` was read from (``expected_version``): the
         sha256 of its bytes (a team index stores the file's, its text is redacted)."""
+        last = getattr(self, "_stored_read", None)
+        if last is not None and last[0] == path and last[1] is data:
+            return last[2]  # the team index's row ``_read`` just fetched
         stored = getattr(self.engine, "stored_note", None)
         if stored is not None:
             found = stored(path)

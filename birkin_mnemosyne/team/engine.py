@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from ..engine import Mnemosyne, _iso
@@ -115,15 +116,28 @@ class TeamEngine(Mnemosyne):
         stale, self._stale = self._stale, False
         return stale
 
-    def _query(self, sql: str, params=()) -> list:
+    @contextmanager
+    def _database(self, *, reading: bool = False, forget_index: bool = False):
+        """A block of database work: its errors become ``IndexBackendError`` (the
+        connection is dropped, the next use opens one; ``forget_index`` also drops the
+        index, which the failed work left half changed)."""
         try:
-            return self._db().execute(sql, params).fetchall()
+            yield
         except db_errors() as exc:
             self._drop_connection()
-            raise IndexBackendError(
-                f"the team index at {_safe_url(self.index_url)} failed: "
-                f"{str(exc).strip().splitlines()[0]}"
-            ) from None
+            if forget_index:
+                self._index = None
+            where = _safe_url(self.index_url)
+            what = (
+                f"cannot read the team index at {where}"
+                if reading
+                else (f"the team index at {where} failed")
+            )
+            raise IndexBackendError(f"{what}: {str(exc).strip().splitlines()[0]}") from None
+
+    def _query(self, sql: str, params=()) -> list:
+        with self._database():
+            return self._db().execute(sql, params).fetchall()
 
     def close(self) -> None:
         """Close the database connection (also done when the engine is collected)."""
@@ -142,7 +156,7 @@ class TeamEngine(Mnemosyne):
 
     def _load(self) -> Index:
         if self._index is None:
-            try:
+            with self._database(reading=True):
                 conn = self._db()
                 if not self._query(
                     "SELECT 1 FROM information_schema.tables WHERE table_schema = %s "
@@ -155,12 +169,6 @@ class TeamEngine(Mnemosyne):
                     )
                 self._index, self._seq = load_index(conn)
                 self._check_recipe()
-            except db_errors() as exc:
-                self._drop_connection()
-                raise IndexBackendError(
-                    f"cannot read the team index at {_safe_url(self.index_url)}: "
-                    f"{str(exc).strip().splitlines()[0]}"
-                ) from None
             self._loaded_at = time.time()
             self._polled = time.monotonic()
             self._texts.clear()
@@ -196,15 +204,8 @@ class TeamEngine(Mnemosyne):
         self._polled = time.monotonic()
         self._repo_rows = rows[0][1] if rows else []
         if rows and rows[0][0] != self._seq:
-            try:
+            with self._database(reading=True, forget_index=True):
                 self._seq = follow_index(index, self._db(), self._seq)
-            except db_errors() as exc:
-                self._drop_connection()
-                self._index = None
-                raise IndexBackendError(
-                    f"cannot read the team index at {_safe_url(self.index_url)}: "
-                    f"{str(exc).strip().splitlines()[0]}"
-                ) from None
             self._changed()
         return index
 
@@ -312,14 +313,8 @@ class TeamEngine(Mnemosyne):
             ask(known)
             if not asked:
                 break
-            try:
+            with self._database():
                 remote.check(asked)
-            except db_errors() as exc:
-                self._drop_connection()
-                raise IndexBackendError(
-                    f"the team index at {_safe_url(self.index_url)} failed: "
-                    f"{str(exc).strip().splitlines()[0]}"
-                ) from None
         # a text asked again (a repeated query) needs no pass: its terms are held
         self._prefetched_for[key] = None
         if len(self._prefetched_for) > _PREFETCHED_TEXTS:
@@ -328,14 +323,8 @@ class TeamEngine(Mnemosyne):
     def _before_scoring(self, index: Index, terms: list[str]) -> None:
         remote = index.derived.get("remote_terms")
         if remote is not None:
-            try:
+            with self._database():
                 remote.prefetch(terms)
-            except db_errors() as exc:
-                self._drop_connection()
-                raise IndexBackendError(
-                    f"the team index at {_safe_url(self.index_url)} failed: "
-                    f"{str(exc).strip().splitlines()[0]}"
-                ) from None
 
     def query_units(self, text: str, index: Index):
         from ..tokenizer import query_units

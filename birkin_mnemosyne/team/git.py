@@ -15,10 +15,14 @@ from pathlib import Path
 from ..errors import GitError
 from ..vault_paths import SKIPPED_DIRS
 
-__all__ = ["GitError", "blobs", "descends_from", "head", "note_blobs", "pull"]
+__all__ = ["GitError", "blobs", "descends_from", "head", "note_blobs", "pull", "run"]
 
 
-def _git(repo: Path, *args: str, input: bytes | None = None) -> bytes:
+def run(
+    repo: Path, *args: str, check: bool = True, input: bytes | None = None
+) -> subprocess.CompletedProcess:
+    """``git -C repo ARGS`` (output as bytes); ``GitError`` when git is missing, and when
+    it fails unless ``check`` is false."""
     try:
         done = subprocess.run(
             ["git", "-C", str(repo), *args],
@@ -27,13 +31,17 @@ def _git(repo: Path, *args: str, input: bytes | None = None) -> bytes:
             stdin=None if input is not None else subprocess.DEVNULL,
         )
     except FileNotFoundError:
-        raise GitError("git is not installed — install git to ingest repositories") from None
-    if done.returncode != 0:
+        raise GitError("git is not installed — install git to use a team index") from None
+    if check and done.returncode != 0:
         message = done.stderr.decode(errors="replace").strip().splitlines()
         raise GitError(
             f"git {args[0]} failed in {repo}: {message[-1] if message else done.returncode}"
         )
-    return done.stdout
+    return done
+
+
+def _git(repo: Path, *args: str) -> bytes:
+    return run(repo, *args).stdout
 
 
 def head(repo: Path) -> str | None:
@@ -58,12 +66,7 @@ def descends_from(repo: Path, commit: str | None, ancestor: str) -> bool:
     here: a commit this clone has not fetched is not in its history)."""
     if not commit:
         return False
-    done = subprocess.run(
-        ["git", "-C", str(repo), "merge-base", "--is-ancestor", ancestor, commit],
-        capture_output=True,
-        stdin=subprocess.DEVNULL,
-    )
-    return done.returncode == 0
+    return run(repo, "merge-base", "--is-ancestor", ancestor, commit, check=False).returncode == 0
 
 
 def pull(repo: Path) -> None:

@@ -215,33 +215,20 @@ def follow_index(index: Index, conn, since: int) -> int:
         sections = conn.execute(
             f"SELECT {_SECTION_COLUMNS} FROM sections WHERE nid = ANY(%s) ORDER BY sid", [nids]
         ).fetchall()
-    for nid in gone:
-        if nid < len(index.notes) and index.notes[nid] is not None:
-            _tombstone(index, nid)
-    if notes and notes[0][0] < len(index.notes):
-        raise IndexCorruptError("team index notes came back under ids already held")
-    _place(index, notes, sections)
+    # every cached score goes (the fetched postings do): the removals have none to patch
     index._term_cache.clear()
     index._term_changes.clear()
     index._term_cached_postings = 0
+    for nid in gone:
+        if nid < len(index.notes) and index.notes[nid] is not None:
+            index.remove(index.notes[nid]["path"])  # tombstoned, as a local index does
+    if notes and notes[0][0] < len(index.notes):
+        raise IndexCorruptError("team index notes came back under ids already held")
+    _place(index, notes, sections)
     index._norms = None
     index.derived.clear()  # kinds and stamps are of ids; "newest" may have moved
     _attach_postings(index, conn)
     return seq
-
-
-def _tombstone(index: Index, nid: int) -> None:
-    first, count = index.note_first[nid], index.note_count[nid]
-    for sid in range(first, first + count):
-        index.sec_note[sid] = -1
-        index._sum["blen"] -= index.sec_blen[sid]
-        index._sum["hlen"] -= index.sec_hlen[sid]
-    index._sum["tlen"] -= index.note_tlen[nid] * count
-    index._sum["glen"] -= index.note_glen[nid] * count
-    index.live_sections -= count
-    index.live_notes -= 1
-    index.by_path.pop(index.notes[nid]["path"], None)
-    index.notes[nid] = None
 
 
 def _grow(values: array, size: int, fill: int = 0) -> None:

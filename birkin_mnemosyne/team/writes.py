@@ -26,7 +26,6 @@ ingest`` names it). Paths in a write's result are the working copy's own.
 from __future__ import annotations
 
 import logging
-import subprocess
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,16 +105,8 @@ class TeamWriter:
 
     # -- after the write ---------------------------------------------------------------
 
-    def _git(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        done = subprocess.run(
-            ["git", "-C", str(self.vault), *args],
-            capture_output=True,
-            text=True,
-            stdin=subprocess.DEVNULL,
-        )
-        if check and done.returncode != 0:
-            raise git.GitError(f"git {args[0]} failed in {self.vault}: {done.stderr.strip()}")
-        return done
+    def _git(self, *args: str, check: bool = True):
+        return git.run(self.vault, *args, check=check)
 
     def _secret_in(self, paths: list[str], redactor) -> str | None:
         for rel in paths:
@@ -157,10 +148,11 @@ class TeamWriter:
                 ]
             pushed = self._git("push", "-q", check=False)
             if pushed.returncode != 0:
+                said = pushed.stderr.decode(errors="replace").strip().splitlines()
                 return [
-                    f"committed here but not shared: git push failed "
-                    f"({pushed.stderr.strip().splitlines()[-1] if pushed.stderr.strip() else pushed.returncode})"
-                    " — push, then run mnemosyne ingest"
+                    "committed here but not shared: git push failed "
+                    f"({said[-1] if said else pushed.returncode}) — push, then run "
+                    "mnemosyne ingest"
                 ]
         report = ingest(self.url, [(self.repo, self.vault)], config=self.config, conn=conn)
         if not report.ok:
