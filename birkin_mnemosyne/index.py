@@ -40,7 +40,6 @@ import random
 import sys
 import zlib
 from array import array
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -1247,134 +1246,10 @@ class Index:
                 self._term_cache[term] = patched
                 return patched
             self._term_cached_postings -= self._term_cache.pop(term).df
-        # w_f / (1 - b_f + b_f * len / avglen) = w_f / (base_f + slope_f * len)
-        body, heads, title, tags = _field_norms(params, avg)
-        (w_b, base_b, slope_b), (w_h, base_h, slope_h) = body, heads
-        (w_t, base_t, slope_t), (w_g, base_g, slope_g) = title, tags
-        blen, hlen = self.sec_blen, self.sec_hlen
-        sec_note = self.sec_note
-        tf_tilde: dict[int, float] = {}
-        note_counts: dict[int, list[int]] = {}  # note id -> [body tf, heading tf]
-        note_extra: dict[int, float] = {}  # note id -> title and tags part
-        postings = self.sections.get(term)
-        if postings is not None:
-            ids, codes = postings
-            if ids and ids[-1] >= len(sec_note):
-                raise IndexCorruptError(f"postings of {term!r} point past the last section")
-            # Per posting, with C-level map()s (the same operations in the same order
-            # as a loop would do them, so the same floats):
-            # (tf_body * w_b) / (base_b + slope_b * blen), plus for a posting with
-            # heading tf (code >= 256) (tf_head * w_h) / (base_h + slope_h * hlen).
-            owners = list(map(sec_note.__getitem__, ids))
-            if owners and min(owners) < 0:
-                live = list(map((0).__le__, owners))
-                ids = array("I", itertools.compress(ids, live))
-                codes = array("H", itertools.compress(codes, live))
-            values = list(
-                map(
-                    operator.truediv,
-                    map(
-                        operator.mul,
-                        map(operator.and_, codes, itertools.repeat(255)),
-                        itertools.repeat(w_b),
-                    ),
-                    map(
-                        operator.add,
-                        itertools.repeat(base_b),
-                        map(operator.mul, itertools.repeat(slope_b), map(blen.__getitem__, ids)),
-                    ),
-                )
-            )
-            for i in itertools.compress(range(len(codes)), map((256).__le__, codes)):
-                code = codes[i]
-                values[i] += (code >> 8) * w_h / (base_h + slope_h * hlen[ids[i]])
-            tf_tilde = dict(zip(ids, values))
-            # the note read as one document: raw counts summed per note
-            for sid, code in zip(ids, codes):
-                nid = sec_note[sid]
-                counts = note_counts.get(nid)
-                if counts is None:
-                    note_counts[nid] = [code & 255, code >> 8]
-                else:
-                    counts[0] += code & 255
-                    counts[1] += code >> 8
-        field_postings = self.note_fields.get(term)
-        if field_postings is not None:
-            notes = self.notes
-            ids, codes = field_postings
-            if ids and ids[-1] >= len(notes):
-                raise IndexCorruptError(f"postings of {term!r} point past the last note")
-            for nid, code in zip(ids, codes):
-                if notes[nid] is None:
-                    continue
-                extra = (code & 255) * w_t / (base_t + slope_t * self.note_tlen[nid]) + (
-                    code >> 8
-                ) * w_g / (base_g + slope_g * self.note_glen[nid])
-                note_extra[nid] = extra
-                first = self.note_first[nid]
-                for sid in range(first, first + self.note_count[nid]):
-                    tf_tilde[sid] = tf_tilde.get(sid, 0.0) + extra
-        df = len(tf_tilde)
-        n_live = avg["sections"]
-        idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5)) if df else 0.0
-        k1 = params.k1
-        factor = idf * (k1 + 1.0)
-        # factor * x / (k1 + x) per section, with map()s as above, in section order.
-        sids = sorted(tf_tilde)
-        xs = list(map(tf_tilde.__getitem__, sids))
-        vals = list(
-            map(
-                operator.truediv,
-                map(operator.mul, itertools.repeat(factor), xs),
-                map(operator.add, itertools.repeat(k1), xs),
-            )
-        )
-        # Best section per note. Sections are numbered in note order, so the note ids
-        # ascend too: a note with one matching section is done by dict(zip()); only
-        # notes with several matching sections are walked (first sid winning ties).
-        nids = list(map(sec_note.__getitem__, sids))
-        note_best: dict[int, float] = dict(zip(nids, vals))
-        note_best_sid: dict[int, int] = dict(zip(nids, sids))
-        note_second: dict[int, float] = {}
-        if len(note_best) < len(nids):
-            counts = Counter(nids)
-            several = map((1).__lt__, map(counts.__getitem__, nids))
-            multi_best: dict[int, float] = {}
-            multi_sid: dict[int, int] = {}
-            for sid, nid, value in itertools.compress(zip(sids, nids, vals), several):
-                best = multi_best.get(nid)
-                if best is None:
-                    multi_best[nid] = value
-                    multi_sid[nid] = sid
-                elif value > best:
-                    multi_best[nid] = value
-                    multi_sid[nid] = sid
-                    note_second[nid] = best
-                elif value > note_second.get(nid, 0.0):
-                    note_second[nid] = value
-            note_best.update(multi_best)
-            note_best_sid.update(multi_sid)
-        order = list(note_best)
-        if any(map(operator.gt, order, itertools.islice(order, 1, None))):
-            order.sort()  # (sections out of note order: not written by this version)
-        note_ids = array("I", order)
-        second_keys = sorted(note_second)
-        whole = self._whole_scores(order, note_counts, note_extra, params)
-        result = TermScores(
-            SortedMap(array("I", sids), array("d", vals)),
-            SortedMap(note_ids, array("d", map(note_best.__getitem__, order))),
-            SortedMap(note_ids, array("I", map(note_best_sid.__getitem__, order))),
-            SortedMap(
-                array("I", second_keys), array("d", map(note_second.__getitem__, second_keys))
-            ),
-            df,
-            idf,
-            array("d", map(note_second.get, order, itertools.repeat(0.0))),
-            whole,
-        )
+        result = self._score_term(term, params, avg)
         cache = self._term_cache
         cache[term] = result
-        self._term_cached_postings += df
+        self._term_cached_postings += result.df
         if self._term_cached_postings > _TERM_CACHE_POSTINGS and len(cache) > 1:
             # Random victims, not the oldest: a set of queries asked in turn whose terms
             # hold more postings than the cap found none of them cached with the oldest
@@ -1389,6 +1264,185 @@ class Index:
                 self._term_cached_postings -= cache.pop(victim).df
                 self._term_changes.pop(victim, None)
         return result
+
+    def _score_term(self, term: str, params: BM25FParams, avg: dict[str, float]) -> TermScores:
+        """``term_scores`` computed: one pass over the term's section postings, then
+        the notes matched by title or tags, then the saturation by idf.
+
+        Per section, tf~ = (tf_body * w_b) / (base_b + slope_b * blen), plus for a
+        posting with heading tf (code >= 256) (tf_head * w_h) / (base_h + slope_h *
+        hlen), plus the note's title and tags part; its score is idf * (k1 + 1) * tf~ /
+        (k1 + tf~). Sections are numbered in note order, so a note's postings are
+        adjacent: the pass keeps each note's best and second-best tf~ and its raw body
+        and heading counts (for the note read as one document) as it goes. The score
+        rises with tf~, so the best tf~ is the best score; the first section wins a tie.
+        """
+        # w_f / (1 - b_f + b_f * len / avglen) = w_f / (base_f + slope_f * len)
+        body, heads, title, tags = _field_norms(params, avg)
+        (w_b, base_b, slope_b), (w_h, base_h, slope_h) = body, heads
+        (w_t, base_t, slope_t), (w_g, base_g, slope_g) = title, tags
+        blen, hlen, sec_note = self.sec_blen, self.sec_hlen, self.sec_note
+        sids: list[int] = []
+        xs: list[float] = []  # tf~ per section of ``sids``
+        # per note holding a posting, ascending: where its sections start in ``sids``,
+        # its best tf~, that section, its second-best tf~ (0.0: one section), raw counts
+        order: list[int] = []
+        starts: list[int] = []
+        best: list[float] = []
+        best_sid: list[int] = []
+        second: list[float] = []
+        counts: list[tuple[int, int]] = []
+        postings = self.sections.get(term)
+        if postings is not None:
+            ids, codes = postings
+            if ids and ids[-1] >= len(sec_note):
+                raise IndexCorruptError(f"postings of {term!r} point past the last section")
+            cur = -1
+            top = runner = 0.0
+            top_sid = n_body = n_head = 0
+            for sid, code in zip(ids, codes):
+                nid = sec_note[sid]
+                if nid < 0:
+                    continue  # a removed note's section
+                x = (code & 255) * w_b / (base_b + slope_b * blen[sid])
+                if code >= 256:
+                    x += (code >> 8) * w_h / (base_h + slope_h * hlen[sid])
+                if nid != cur:
+                    if cur >= 0:
+                        best.append(top)
+                        best_sid.append(top_sid)
+                        second.append(runner)
+                        counts.append((n_body, n_head))
+                    order.append(nid)
+                    starts.append(len(sids))
+                    cur, top, top_sid, runner = nid, x, sid, 0.0
+                    n_body, n_head = code & 255, code >> 8
+                else:
+                    if x > top:
+                        runner, top, top_sid = top, x, sid
+                    elif x > runner:
+                        runner = x
+                    n_body += code & 255
+                    n_head += code >> 8
+                sids.append(sid)
+                xs.append(x)
+            if cur >= 0:
+                best.append(top)
+                best_sid.append(top_sid)
+                second.append(runner)
+                counts.append((n_body, n_head))
+            if any(map(operator.ge, order, itertools.islice(order, 1, None))):
+                raise IndexCorruptError(f"postings of {term!r} are out of note order")
+        note_counts = dict(zip(order, counts))
+        note_extra: dict[int, float] = {}  # note id -> title and tags part
+        fields = self.note_fields.get(term)
+        if fields is not None:
+            notes = self.notes
+            ids, codes = fields
+            if ids and ids[-1] >= len(notes):
+                raise IndexCorruptError(f"postings of {term!r} point past the last note")
+            for nid, code in zip(ids, codes):
+                if notes[nid] is not None:
+                    note_extra[nid] = (code & 255) * w_t / (
+                        base_t + slope_t * self.note_tlen[nid]
+                    ) + (code >> 8) * w_g / (base_g + slope_g * self.note_glen[nid])
+        if note_extra:
+            sids, xs, order, best, best_sid, second = self._with_extras(
+                note_extra, sids, xs, order, starts, best, best_sid, second
+            )
+        df = len(sids)
+        n_live = avg["sections"]
+        idf = math.log(1.0 + (n_live - df + 0.5) / (df + 0.5)) if df else 0.0
+        k1 = params.k1
+        factor = idf * (k1 + 1.0)
+        repeat = itertools.repeat
+
+        def saturated(values: list[float]) -> array:
+            # factor * x / (k1 + x) per value, with C-level map()s
+            return array(
+                "d",
+                map(
+                    operator.truediv,
+                    map(operator.mul, repeat(factor), values),
+                    map(operator.add, repeat(k1), values),
+                ),
+            )
+
+        note_ids = array("I", order)
+        second_all = saturated(second)  # 0.0 stays 0.0
+        has_second = list(map((0.0).__lt__, second))
+        return TermScores(
+            SortedMap(array("I", sids), saturated(xs)),
+            SortedMap(note_ids, saturated(best)),
+            SortedMap(note_ids, array("I", best_sid)),
+            SortedMap(
+                array("I", itertools.compress(order, has_second)),
+                array("d", itertools.compress(second_all, has_second)),
+            ),
+            df,
+            idf,
+            second_all,
+            self._whole_scores(order, note_counts, note_extra, params),
+        )
+
+    def _with_extras(self, note_extra, sids, xs, order, starts, best, best_sid, second):
+        """The sections and per-note lists of ``_score_term`` with the title and tags
+        part added to every section of the notes of ``note_extra`` (a section holding
+        no posting of the term gets that part alone), those notes' best and second-best
+        taken again; the notes matched only by title or tags join in note order. Runs
+        of notes without such a part are copied as slices."""
+        out_sids: list[int] = []
+        out_xs: list[float] = []
+        out_order: list[int] = []
+        out_best: list[float] = []
+        out_sid: list[int] = []
+        out_second: list[float] = []
+        note_first, note_count = self.note_first, self.note_count
+        done = 0  # notes of ``order`` copied or consumed so far
+        n = len(order)
+        for nid in sorted(note_extra):
+            at = bisect.bisect_left(order, nid, done)
+            if at > done:  # the notes before it, as they are
+                lo, hi = starts[done], starts[at] if at < n else len(sids)
+                out_sids += sids[lo:hi]
+                out_xs += xs[lo:hi]
+                out_order += order[done:at]
+                out_best += best[done:at]
+                out_sid += best_sid[done:at]
+                out_second += second[done:at]
+            own: dict[int, float] = {}
+            if at < n and order[at] == nid:
+                lo, hi = starts[at], starts[at + 1] if at + 1 < n else len(sids)
+                own = dict(zip(sids[lo:hi], xs[lo:hi]))
+                at += 1
+            done = at
+            extra = note_extra[nid]
+            top = runner = 0.0
+            top_sid = -1
+            first = note_first[nid]
+            for sid in range(first, first + note_count[nid]):
+                x = own.get(sid, 0.0) + extra
+                out_sids.append(sid)
+                out_xs.append(x)
+                if top_sid < 0:
+                    top, top_sid = x, sid
+                elif x > top:
+                    runner, top, top_sid = top, x, sid
+                elif x > runner:
+                    runner = x
+            out_order.append(nid)
+            out_best.append(top)
+            out_sid.append(top_sid)
+            out_second.append(runner)
+        if done < n:
+            lo = starts[done]
+            out_sids += sids[lo:]
+            out_xs += xs[lo:]
+            out_order += order[done:]
+            out_best += best[done:]
+            out_sid += best_sid[done:]
+            out_second += second[done:]
+        return out_sids, out_xs, out_order, out_best, out_sid, out_second
 
     def _patched(
         self,
@@ -1525,20 +1579,6 @@ class Index:
             out.extend(sorted(tf_tilde.items()))
         return out, note_counts, note_extra
 
-    def _note_lengths(self, nid: int) -> tuple[int, int]:
-        """(body, headings) length of note ``nid``: its sections' summed (memoised)."""
-        lengths = self.derived.get("note_lengths")
-        if lengths is None:
-            lengths = self.derived["note_lengths"] = {}
-        found = lengths.get(nid)
-        if found is None:
-            first, count = self.note_first[nid], self.note_count[nid]
-            found = lengths[nid] = (
-                sum(self.sec_blen[first : first + count]),
-                sum(self.sec_hlen[first : first + count]),
-            )
-        return found
-
     def _whole_scores(
         self,
         order: list[int],
@@ -1564,17 +1604,33 @@ class Index:
         base_h, slope_h = 1 - params.b_headings, params.b_headings / avg_h
         w_b, w_h, k1 = params.w_body, params.w_headings, params.k1
         factor = idf * (k1 + 1.0)
-        out = array("d")
+        lengths = self.derived.get("note_lengths")
+        if lengths is None:
+            lengths = self.derived["note_lengths"] = {}
+        blen, hlen, note_first, note_count = (
+            self.sec_blen,
+            self.sec_hlen,
+            self.note_first,
+            self.note_count,
+        )
+        no_counts = (0, 0)
+        out = []
+        append = out.append
         for nid in order:
-            body, head = note_counts.get(nid, (0, 0))
+            body, head = note_counts.get(nid, no_counts)
             x = note_extra.get(nid, 0.0)
             if body or head:
-                length_b, length_h = self._note_lengths(nid)
-                x += body * w_b / (base_b + slope_b * length_b)
+                found = lengths.get(nid)
+                if found is None:
+                    # (body, headings) length of the note: its sections' summed (memoised)
+                    first = note_first[nid]
+                    end = first + note_count[nid]
+                    found = lengths[nid] = (sum(blen[first:end]), sum(hlen[first:end]))
+                x += body * w_b / (base_b + slope_b * found[0])
                 if head:
-                    x += head * w_h / (base_h + slope_h * length_h)
-            out.append(factor * x / (k1 + x) if x > 0 else 0.0)
-        return out
+                    x += head * w_h / (base_h + slope_h * found[1])
+            append(factor * x / (k1 + x) if x > 0 else 0.0)
+        return array("d", out)
 
     def score_terms(self, terms: list[str], params: BM25FParams | None = None) -> QueryScores:
         """Summed BM25F scores of every live section for ``terms`` (used by tests/tools)."""

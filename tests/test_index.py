@@ -192,6 +192,21 @@ def test_term_scores_maps_agree_with_a_plain_derivation(vault):
         assert list(ts.second_all) == [second.get(nid, 0.0) for nid in ts.note_best]
 
 
+def test_postings_out_of_note_order_are_reported_as_a_damaged_index(vault):
+    # Sections are numbered in note order, so one pass groups a note's postings; a
+    # section map that breaks that is damage, which the engine answers by rebuilding.
+    from birkin_mnemosyne.index import IndexCorruptError
+
+    vault.write("a.md", "# A\n\ncat one\n")
+    vault.write("b.md", "# B\n\ncat two\n")
+    index = Mnemosyne(vault.root).index
+    ids, _ = index.sections.get("cat")
+    first, second = ids[0], ids[1]
+    index.sec_note[first], index.sec_note[second] = index.sec_note[second], index.sec_note[first]
+    with pytest.raises(IndexCorruptError, match="out of note order"):
+        index.term_scores("cat")
+
+
 def test_sorted_map_behaves_like_a_read_only_dict():
     from array import array
 
