@@ -1604,15 +1604,7 @@ class Index:
         base_h, slope_h = 1 - params.b_headings, params.b_headings / avg_h
         w_b, w_h, k1 = params.w_body, params.w_headings, params.k1
         factor = idf * (k1 + 1.0)
-        lengths = self.derived.get("note_lengths")
-        if lengths is None:
-            lengths = self.derived["note_lengths"] = {}
-        blen, hlen, note_first, note_count = (
-            self.sec_blen,
-            self.sec_hlen,
-            self.note_first,
-            self.note_count,
-        )
+        lengths_b, lengths_h = self._note_lengths()
         no_counts = (0, 0)
         out = []
         append = out.append
@@ -1620,17 +1612,34 @@ class Index:
             body, head = note_counts.get(nid, no_counts)
             x = note_extra.get(nid, 0.0)
             if body or head:
-                found = lengths.get(nid)
-                if found is None:
-                    # (body, headings) length of the note: its sections' summed (memoised)
-                    first = note_first[nid]
-                    end = first + note_count[nid]
-                    found = lengths[nid] = (sum(blen[first:end]), sum(hlen[first:end]))
-                x += body * w_b / (base_b + slope_b * found[0])
+                x += body * w_b / (base_b + slope_b * lengths_b[nid])
                 if head:
-                    x += head * w_h / (base_h + slope_h * found[1])
+                    x += head * w_h / (base_h + slope_h * lengths_h[nid])
             append(factor * x / (k1 + x) if x > 0 else 0.0)
         return array("d", out)
+
+    def _note_lengths(self) -> tuple[list[int], list[int]]:
+        """Per note id: its body and headings lengths, its sections' summed. Worked out
+        for every note at once, with prefix sums (C-level passes), then for the notes
+        added since; a note's sections never change (a changed note comes back under a
+        new id), and ``compact`` starts ``derived`` anew."""
+        found = self.derived.get("note_lengths")
+        if found is None:
+            found = self.derived["note_lengths"] = ([], [])
+        lengths_b, lengths_h = found
+        done, total = len(lengths_b), len(self.note_first)
+        if done < total:
+            firsts = self.note_first[done:]
+            ends = list(map(operator.add, firsts, self.note_count[done:]))
+            lo = firsts[0]
+            for lengths, column in ((lengths_b, self.sec_blen), (lengths_h, self.sec_hlen)):
+                sums = list(itertools.accumulate(column[lo : max(ends)], initial=0))
+                lengths += map(
+                    operator.sub,
+                    map(sums.__getitem__, map((-lo).__add__, ends)),
+                    map(sums.__getitem__, map((-lo).__add__, firsts)),
+                )
+        return found
 
     def score_terms(self, terms: list[str], params: BM25FParams | None = None) -> QueryScores:
         """Summed BM25F scores of every live section for ``terms`` (used by tests/tools)."""

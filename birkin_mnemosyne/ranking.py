@@ -473,22 +473,46 @@ def _named_kinds(units, translations) -> frozenset[str]:
 
 
 def _covering_notes(
-    plan: QueryPlan, unit: int, scores: list[TermScores], part_coverage: float
+    plan: QueryPlan,
+    unit: int,
+    scores: list[TermScores],
+    part_coverage: float,
+    within: set | None = None,
 ) -> set:
+    """The notes holding query unit ``unit`` (as ``_holds_unit`` says), of ``within``
+    only when given: set operations over the terms' note ids instead of a look-up per
+    note and term."""
     whole, parts = plan.unit_terms[unit]
-    covered = set(scores[whole].note_best)
+    if within is None:
+        covered = set(scores[whole].note_best)
+    else:
+        covered = _among(within, scores[whole].note_best)
     if parts:
+        need = part_coverage * len(parts)
+        if within is not None and need <= 0:
+            return set(within)
         counts: Counter = Counter()
         for p in parts:
-            counts.update(scores[p].note_best.keys())
-        need = part_coverage * len(parts)
+            held = scores[p].note_best
+            counts.update(held.keys() if within is None else _among(within, held))
         covered.update(nid for nid, c in counts.items() if c >= need)
     for form in plan.alternatives.get(unit, ()):
-        holding = set(scores[form[0]].note_best)
+        first = scores[form[0]].note_best
+        holding = set(first) if within is None else _among(within, first)
         for term in form[1:]:
-            holding.intersection_update(scores[term].note_best)
+            if not holding:
+                break
+            holding = _among(holding, scores[term].note_best)
         covered |= holding
     return covered
+
+
+def _among(notes: set, held) -> set:
+    """The notes of ``notes`` that ``held`` (a ``SortedMap`` of note ids) holds: a
+    look-up per note when they are few, else one C-level pass over ``held``'s ids."""
+    if len(notes) * 16 < len(held):
+        return {nid for nid in notes if nid in held}
+    return notes.intersection(held.keys())
 
 
 def _holds_unit(
@@ -533,9 +557,9 @@ def _full_matches(
 ) -> set:
     """The notes covering every required unit (the first tier's candidates).
 
-    The set is built for the unit held by the fewest notes only; the others test its
-    members one by one (a look-up each), which is far cheaper than building the set of
-    a common word's tens of thousands of notes to intersect it."""
+    The set is built for the unit held by the fewest notes only; the others keep those
+    of its members they hold (``_among``), never building the set of a common word's
+    tens of thousands of notes."""
     if not plan.required:
         return set()
     need = params.part_coverage
@@ -550,15 +574,10 @@ def _full_matches(
 
     units = sorted(plan.required, key=size)
     full = _covering_notes(plan, units[0], scores, need)
-    notes_of = [ts.note_best for ts in scores]
     for unit in units[1:]:
         if not full:
             break
-        full = {
-            nid
-            for nid in full
-            if _holds_unit(plan, unit, lambda slot, nid=nid: nid in notes_of[slot], need)
-        }
+        full = _covering_notes(plan, unit, scores, need, within=full)
     if plan.current and full:
         # "What is the current X": a superseded note does not hold the first tier.
         full = {nid for nid in full if not index.notes[nid].get("stale")}
