@@ -213,6 +213,7 @@ class Mnemosyne:
         self._redactor: Redactor | None = None
         self._index: Index | None = None
         self._keys: Counter | None = None  # stem (casefolded) -> live notes with it
+        self._stem_text: str | None = None  # the live paths, casefolded, NUL-separated
         self._key_map: tuple[Counter, dict[str, str]] | None = None
         self._name_map: tuple[Counter, dict[str, tuple[str, ...]]] | None = None
         self._live_count: int | None = None
@@ -316,7 +317,7 @@ class Mnemosyne:
     def _load(self) -> Index:
         if self._index is None:
             self._index = self._store.load()
-            self._keys = self._live_count = None
+            self._keys = self._live_count = self._stem_text = None
         return self._index
 
     def needs_build(self) -> bool:
@@ -355,7 +356,7 @@ class Mnemosyne:
         a pass over every note, ~0.2 s at 100k notes, on the next search).
         """
         self._generation += 1
-        self._key_map = self._name_map = None
+        self._key_map = self._name_map = self._stem_text = None
         if moved is None or self._keys is None or self._live_count is None:
             self._keys = self._live_count = None
             return
@@ -776,7 +777,20 @@ class Mnemosyne:
         """The key of ``path``; ``index`` pins the index it is computed over (no refresh)."""
         if path.startswith(ARCHIVE_DIR + "/"):
             return path[:-3]
-        return self._key(path, self._stem_counts(index))
+        stem = note_stem(path)
+        return stem if self._stem_count(stem.casefold(), index) == 1 else path[:-3]
+
+    def _stem_count(self, stem: str, index: Index | None = None) -> int:
+        """Live notes whose stem, casefolded, is ``stem``. From the stem counts when they
+        are at hand, else by counting it in the live paths joined into one string: a
+        search's few keys cost two C-level scans, not a count of every note's stem."""
+        if self._keys is not None:
+            return self._keys[stem]
+        index = self.index if index is None else index
+        text = self._stem_text
+        if text is None:
+            text = self._stem_text = "\0" + "\0".join(_live_paths(index)).casefold() + "\0"
+        return text.count(f"/{stem}.md\0") + text.count(f"\0{stem}.md\0")
 
     # -- search ----------------------------------------------------------------------
 

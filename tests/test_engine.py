@@ -591,3 +591,26 @@ def test_a_filter_no_note_passes_says_so(ops):
     elsewhere = engine.search_response("pg_restore", zone="hosts")
     assert elsewhere["absence_note"] == "no note in zone 'hosts' holds any word of the query"
     assert engine.search("pg_restore", zone="runbooks")  # where it is, it is found
+
+
+def test_a_hits_key_is_its_stem_only_when_no_other_live_note_shares_it(vault):
+    # Stems compare casefolded ("Straße" = "STRASSE"), archived notes do not count, and
+    # a search's keys agree with the key map of every note.
+    vault.write("a/Straße.md", "# One\n\nzebra words\n")
+    vault.write("b/STRASSE.MD", "# Two\n\nzebra words\n")
+    vault.write("c/solo.md", "# Three\n\nzebra words\n")
+    vault.write("d/gone.md", "# Four\n\nzebra words\n")
+    vault.write("_archive/solo.md", "# Old\n\nzebra words\n")
+    engine = Mnemosyne(vault.root)
+    hits = {hit["path"]: hit["key"] for hit in engine.search("zebra", limit=10)}
+    assert hits == {
+        "a/Straße.md": "a/Straße",
+        "b/STRASSE.MD": "b/STRASSE",
+        "c/solo.md": "solo",
+        "d/gone.md": "gone",
+    }
+    assert {path: engine.keys()[path] for path in hits} == hits
+    (vault.root / "b" / "STRASSE.MD").unlink()
+    engine.refresh()
+    assert engine.key_of("a/Straße.md") == "Straße"
+    assert Mnemosyne(vault.root).key_of("a/Straße.md") == "Straße"
