@@ -185,6 +185,29 @@ def test_a_confident_prompt_gets_its_notes_and_a_weak_one_gets_nothing(notes, re
     assert slash.output is None
 
 
+def test_a_prompt_takes_a_recent_stat_pass_of_another_process_as_its_own(notes, repo):
+    # Hooks at the moment of action trust a pass up to ACTION_CHECK_INTERVAL_S old: a
+    # note written outside the doors since is not seen until the pass is older.
+    from birkin_mnemosyne.cache import cache_dir
+    from birkin_mnemosyne.freshness import write_pass_record
+
+    folder = cache_dir(notes.root)
+    notes.write(
+        "runbooks/ferry.md", "# Zanzibar ferry timetable\n\nThe zanzibar ferry leaves at 07:40.\n"
+    )
+    body = payload("UserPromptSubmit", repo, prompt="When does the Zanzibar ferry leave?")
+    recent = time.time() - hooks.ACTION_CHECK_INTERVAL_S / 2
+    write_pass_record(folder, recent, 0.5, 0.5, [], root=notes.root)
+    trusted = run("UserPromptSubmit", body, notes)
+    assert trusted.output is None or "runbooks/ferry.md" not in context_of(
+        trusted, "UserPromptSubmit"
+    )
+    old = time.time() - hooks.ACTION_CHECK_INTERVAL_S - 30
+    write_pass_record(folder, old, 0.5, 0.5, [], root=notes.root)
+    passed = run("UserPromptSubmit", body, notes)
+    assert "runbooks/ferry.md" in context_of(passed, "UserPromptSubmit")
+
+
 def test_private_spans_of_a_prompt_are_never_searched(notes, repo):
     prompt = (
         "Please help with this: <private>restore PostgreSQL from last night's dump</private> ok?"
