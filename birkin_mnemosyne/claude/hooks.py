@@ -337,12 +337,15 @@ def _reflex_notes(ctx: _Context, wanted: Callable[[str, str], bool]) -> list[tup
     to (first trigger per note), in path order."""
     index = ctx.memory().engine.index
     found = []
-    for meta in index.notes:
-        if meta is None or meta.get("archived") or not meta.get("reflexes"):
+    # From the columns: a note's row is built only when it declares a trigger wanted
+    # (building every row cost ~0.1 s at 10k notes).
+    columns = zip(index.note_column("reflexes"), index.note_column("archived"))
+    for nid, (reflexes, archived) in enumerate(columns):
+        if not reflexes or archived:
             continue
-        for kind, value in meta["reflexes"]:
+        for kind, value in reflexes:
             if wanted(kind, value):
-                found.append((meta, f"{kind}: {value}"))
+                found.append((index.notes[nid], f"{kind}: {value}"))
                 break
     found.sort(key=lambda pair: pair[0]["path"])
     return found
